@@ -1,0 +1,46 @@
+/* gst-hip-filters
+ * Copyright (C) 2026 gst-hip-filters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef __GST_HIP_VIDEO_H__
+#define __GST_HIP_VIDEO_H__
+
+#include <gst/video/video.h>
+#include "gsthipdevice.h"
+
+G_BEGIN_DECLS
+
+/* Every format both elements take: 8 bits per sample, packed or planar. */
+#define GST_HIP_VIDEO_FORMATS "{ GRAY8, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, " \
+    "xRGB, xBGR, RGB, BGR, AYUV, I420, YV12, NV12, NV21, Y444, Y42B }"
+
+typedef struct
+{
+  gint width;                   /* pixels */
+  gint height;
+  gint channels;                /* interleaved samples per pixel */
+  guint w_sub, h_sub;           /* log2 of the subsampling */
+  gsize offset;                 /* into the packed device copy of the frame */
+  gsize pitch;                  /* width * channels: no padding on the device */
+} GstHipPlane;
+
+/* A frame as the kernels see it: planes packed one after the other. */
+typedef struct
+{
+  guint n_planes;
+  GstHipPlane planes[GST_VIDEO_MAX_PLANES];
+  gsize size;
+} GstHipVideoLayout;
+
+void gst_hip_video_layout_init (GstHipVideoLayout * layout,
+    const GstVideoInfo * info);
+gboolean gst_hip_video_upload (GstHipDevice * dev,
+    const GstHipVideoLayout * layout, const GstVideoFrame * frame,
+    guint8 * device);
+gboolean gst_hip_video_download (GstHipDevice * dev,
+    const GstHipVideoLayout * layout, const guint8 * device,
+    GstVideoFrame * frame);
+
+G_END_DECLS
+
+#endif /* __GST_HIP_VIDEO_H__ */

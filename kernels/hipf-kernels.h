@@ -1,0 +1,66 @@
+/* gst-hip-filters
+ * Copyright (C) 2026 gst-hip-filters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * C entry points of the HIP kernels. Everything here is callable from C;
+ * the kernels themselves are the only C++ in the project.
+ */
+#ifndef HIPF_KERNELS_H
+#define HIPF_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hipf-runtime.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What the launch wrappers need to know of the device to size their grids. */
+typedef struct {
+  int multiprocessors;
+  int max_threads_per_block;
+  int warp_size;
+  size_t shared_mem_per_block;
+} HipfDeviceLimits;
+
+hipError_t hipf_device_limits_query (int device, HipfDeviceLimits * limits);
+
+typedef enum {
+  HIPF_BORDER_ZERO,
+  HIPF_BORDER_CLAMP,
+  HIPF_BORDER_MIRROR,
+  HIPF_BORDER_WRAP,
+  HIPF_BORDER_VALID,
+} HipfBorderMode;
+
+/* Window sums are kept in 32 bits; (2r+1)^2 * 255 + (2r+1)^2 / 2 stays below
+ * 2^32 up to this radius, so the rounded mean is exact. */
+#define HIPF_BOX_BLUR_MAX_RADIUS 2000
+
+/* One plane of 8-bit samples, `channels` of them interleaved per pixel. */
+typedef struct {
+  int width;
+  int height;
+  int channels;                 /* 1 to 4 */
+  int radius_x;
+  int radius_y;
+  HipfBorderMode border;
+} HipfBoxBlurPlane;
+
+/* Bytes of device scratch memory hipf_box_blur() needs for @plane. */
+size_t hipf_box_blur_scratch_size (const HipfDeviceLimits * limits,
+    const HipfBoxBlurPlane * plane);
+
+/* Box blur of one plane, enqueued on @stream. @src and @dst are device
+ * memory and must not overlap. */
+hipError_t hipf_box_blur (const HipfDeviceLimits * limits,
+    const HipfBoxBlurPlane * plane, const uint8_t * src, size_t src_pitch,
+    uint8_t * dst, size_t dst_pitch, void *scratch, hipStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HIPF_KERNELS_H */
