@@ -1,0 +1,54 @@
+#!/bin/bash
+# Everything worth running on the lent GPU machine, in one go: the test
+# suite, compute-sanitizer on the GPU tests, the demo pipeline and the
+# benchmark. Run there through the staged wrapper (../shared/gpu/README.md):
+#   bash .gpu/on-device bash scripts/on-gpu.sh build-gpu [steps...]
+# Steps: tests memcheck racecheck initcheck synccheck demo bench (default: all
+# but bench). Logs and outputs go to $OUT; a short summary is printed last.
+set -u
+build=${1:-build-gpu}
+shift || true
+steps=${*:-tests memcheck racecheck initcheck synccheck demo}
+out=${OUT:-/tmp/hipf-out}
+mkdir -p "$out"
+export GST_PLUGIN_PATH_1_0=$PWD/$build/gst
+summary=()
+
+sanitize() {
+  local tool=$1 t test
+  # The small and padded cases cover every kernel path at a size the
+  # sanitizers get through in minutes.
+  for t in boxblur-gpu histogram-gpu; do
+    test=$build/tests/test-$t
+    [ -x "$test" ] || continue
+    GST_CHECKS=${SANITIZE_CHECKS:-test_small_frames,test_padded_output,test_counts_small} \
+      timeout 500 compute-sanitizer --tool "$tool" --error-exitcode 3 "$test" \
+      >"$out/$tool-$t.log" 2>&1
+    summary+=("$tool $t: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/$tool-$t.log" | tail -n 1)")
+  done
+}
+
+for step in $steps; do
+  case $step in
+    tests)
+      meson test -C "$build" --no-rebuild --print-errorlogs >"$out/tests.log" 2>&1
+      rc=$?
+      cp "$build/meson-logs/testlog.txt" "$out/testlog.txt" 2>/dev/null
+      summary+=("tests: rc=$rc $(grep -E '^(Ok|Fail|Skipped|Timeout):' "$out/tests.log" | tr -s ' ' | tr '\n' ' ')")
+      ;;
+    memcheck|racecheck|initcheck|synccheck) sanitize "$step" ;;
+    demo)
+      GST_PLUGIN_PATH=$GST_PLUGIN_PATH_1_0 bash pipelines/blur-demo.sh 6 "$out" >"$out/demo.log" 2>&1
+      summary+=("demo: rc=$? $(ls "$out"/*.png 2>/dev/null | xargs -n1 basename 2>/dev/null | tr '\n' ' ')")
+      ;;
+    bench)
+      "$build/bench/hipf-bench" --csv "$out/bench.csv" >"$out/bench.txt" 2>"$out/bench.err"
+      summary+=("bench: rc=$?")
+      cat "$out/bench.txt"
+      ;;
+  esac
+done
+
+echo "==== summary"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null
+printf '%s\n' "${summary[@]}"

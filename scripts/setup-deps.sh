@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Install the Debian packages gst-hip-filters needs to build, test and demo.
+#
+# Usage: scripts/setup-deps.sh [nvidia] [amd]
+#   The arguments name the HIP platforms that will be built (default: both).
+#   For nvidia the CUDA toolkit must already be at $CUDA_PATH
+#   (default /usr/local/cuda): it is not a Debian package.
+#
+# Packages are only installed (with apt-get, through sudo when not root)
+# when at least one of them is missing.
+set -euo pipefail
+
+platforms=("$@")
+if [ ${#platforms[@]} -eq 0 ]; then
+  platforms=(nvidia amd)
+fi
+
+packages=(
+  # build
+  meson ninja-build pkg-config gcc g++
+  libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
+  # run and test
+  gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+  valgrind
+  # histogram plot script
+  python3-gi python3-matplotlib gir1.2-gstreamer-1.0
+)
+
+want_nvidia=0
+for p in "${platforms[@]}"; do
+  case "$p" in
+    nvidia) want_nvidia=1 ;;
+    amd) packages+=(hipcc libamdhip64-dev) ;;
+    *) echo "setup-deps: unknown HIP platform '$p' (use nvidia or amd)" >&2; exit 2 ;;
+  esac
+done
+
+cuda_path=${CUDA_PATH:-/usr/local/cuda}
+if [ "$want_nvidia" = 1 ] && [ ! -x "$cuda_path/bin/nvcc" ]; then
+  echo "setup-deps: error: $cuda_path/bin/nvcc not found." >&2
+  echo "setup-deps: the nvidia platform needs the CUDA toolkit (CUDA 13) at $cuda_path;" >&2
+  echo "setup-deps: install it there (or set CUDA_PATH), or build only the amd platform." >&2
+  exit 1
+fi
+
+missing=()
+for pkg in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || true)
+  if [ "$status" != installed ]; then
+    missing+=("$pkg")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup-deps: all ${#packages[@]} Debian packages present"
+  exit 0
+fi
+
+echo "setup-deps: installing: ${missing[*]}"
+if [ "$(id -u)" -eq 0 ]; then
+  as_root=()
+elif command -v sudo >/dev/null 2>&1; then
+  as_root=(sudo)
+else
+  echo "setup-deps: error: not root and sudo is not available; install as root:" >&2
+  echo "  apt-get install ${missing[*]}" >&2
+  exit 1
+fi
+
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+echo "setup-deps: done"

@@ -1,0 +1,292 @@
+/* gst-hip-filters
+ * Copyright (C) 2026 gst-hip-filters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * hipboxblur on a GPU: every output compared byte for byte with the CPU
+ * reference, on fresh random frames.
+ */
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+
+#include "gpucheck.h"
+#include "reference.h"
+#include "testutil.h"
+
+typedef struct
+{
+  gint width, height;
+} Size;
+
+static GstHarness *
+harness_for (GstVideoFormat format, gint width, gint height)
+{
+  GstHarness *h = gst_harness_new ("hipboxblur");
+  gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
+      "framerate=30/1", gst_video_format_to_string (format), width, height);
+
+  gst_harness_set_caps_str (h, caps, caps);
+  g_free (caps);
+  return h;
+}
+
+static void
+set_blur (GstHarness * h, gint rx, gint ry, RefBorder mode)
+{
+  g_object_set (h->element, "radius", 0, "radius-x", rx, "radius-y", ry, NULL);
+  gst_util_set_object_arg (G_OBJECT (h->element), "border-mode",
+      ref_border_nicks[mode]);
+}
+
+/* Pushes one random frame and checks the output against the reference and
+ * the input against its copy taken before the push. */
+static void
+check_frame (GstHarness * h, GstVideoFormat format, gint width, gint height,
+    guint padding, gint rx, gint ry, RefBorder mode)
+{
+  GstVideoInfo info, out_info;
+  GstBuffer *in = hipf_test_frame_new (format, width, height, padding, &info);
+  GstBuffer *orig = gst_buffer_copy_deep (in);
+  GstBuffer *expected, *out;
+  GstVideoFrame in_frame, exp_frame, out_frame;
+  gchar *where = NULL;
+
+  set_blur (h, rx, ry, mode);
+  out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+  fail_unless (out != NULL);
+
+  gst_video_info_set_format (&out_info, format, width, height);
+  expected = gst_buffer_new_allocate (NULL, out_info.size, NULL);
+  fail_unless (gst_video_frame_map (&in_frame, &info, in, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&exp_frame, &out_info, expected,
+          GST_MAP_WRITE));
+  fail_unless (gst_video_frame_map (&out_frame, &out_info, out, GST_MAP_READ));
+  ref_box_blur_frame (&in_frame, &exp_frame, rx, ry, mode);
+  fail_unless (hipf_test_frames_equal (&out_frame, &exp_frame, &where),
+      "r %d,%d %s padding %u: %s (seed %u)", rx, ry, ref_border_nicks[mode],
+      padding, where, hipf_test_seed ());
+  gst_video_frame_unmap (&in_frame);
+  gst_video_frame_unmap (&exp_frame);
+  gst_video_frame_unmap (&out_frame);
+
+  {
+    GstMapInfo a, b;
+
+    gst_buffer_map (in, &a, GST_MAP_READ);
+    gst_buffer_map (orig, &b, GST_MAP_READ);
+    fail_unless (a.size == b.size && memcmp (a.data, b.data, a.size) == 0,
+        "input buffer modified");
+    gst_buffer_unmap (in, &a);
+    gst_buffer_unmap (orig, &b);
+  }
+  gst_buffer_unref (in);
+  gst_buffer_unref (orig);
+  gst_buffer_unref (expected);
+  gst_buffer_unref (out);
+}
+
+/* Every format, border mode and radius 0, 1, 6, 50 and beyond the frame. */
+GST_START_TEST (test_small_frames)
+{
+  static const Size sizes[] = { {1, 1}, {2, 3}, {33, 17}, {1, 9}, {9, 1} };
+  guint f, s, m, r;
+
+  for (f = 0; f < hipf_test_n_formats; f++) {
+    for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+      const Size *sz = &sizes[s];
+      gint radii[] = { 0, 1, 6, 50, MAX (sz->width, sz->height) + 3 };
+      GstHarness *h = harness_for (hipf_test_formats[f], sz->width,
+          sz->height);
+
+      for (m = 0; m < REF_N_BORDERS; m++)
+        for (r = 0; r < G_N_ELEMENTS (radii); r++)
+          check_frame (h, hipf_test_formats[f], sz->width, sz->height, 0,
+              radii[r], radii[r], m);
+      gst_harness_teardown (h);
+    }
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_anisotropic)
+{
+  static const Size sizes[] = { {33, 17}, {97, 41} };
+  static const gint radii[][2] = { {0, 4}, {5, 0}, {2, 9}, {40, 1} };
+  guint f, s, m, r;
+
+  for (f = 0; f < hipf_test_n_formats; f++) {
+    for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+      GstHarness *h = harness_for (hipf_test_formats[f], sizes[s].width,
+          sizes[s].height);
+
+      for (m = 0; m < REF_N_BORDERS; m++)
+        for (r = 0; r < G_N_ELEMENTS (radii); r++)
+          check_frame (h, hipf_test_formats[f], sizes[s].width,
+              sizes[s].height, 0, radii[r][0], radii[r][1], m);
+      gst_harness_teardown (h);
+    }
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_vga)
+{
+  guint f, m;
+
+  for (f = 0; f < hipf_test_n_formats; f++) {
+    GstVideoFormat fmt = hipf_test_formats[f];
+    GstHarness *h = harness_for (fmt, 640, 480);
+
+    for (m = 0; m < REF_N_BORDERS; m++) {
+      check_frame (h, fmt, 640, 480, 0, 6, 6, m);
+      check_frame (h, fmt, 640, 480, 0, 11, 3, m);
+      if (fmt == GST_VIDEO_FORMAT_GRAY8 || fmt == GST_VIDEO_FORMAT_NV12)
+        check_frame (h, fmt, 640, 480, 0, 50, 50, m);
+    }
+    gst_harness_teardown (h);
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_full_hd)
+{
+  static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_RGBA,
+    GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_RGB
+  };
+  guint f, m;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    GstHarness *h = harness_for (formats[f], 1920, 1080);
+
+    for (m = 0; m < REF_N_BORDERS; m++) {
+      check_frame (h, formats[f], 1920, 1080, 0, 6, 6, m);
+      if (f < 2)
+        check_frame (h, formats[f], 1920, 1080, 0, 50, 50, m);
+    }
+    gst_harness_teardown (h);
+  }
+}
+
+GST_END_TEST;
+
+/* Input strides padded through the video meta. */
+GST_START_TEST (test_padded_input)
+{
+  static const Size sizes[] = { {33, 17}, {181, 97} };
+  guint f, s, m;
+
+  for (f = 0; f < hipf_test_n_formats; f++) {
+    for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+      GstHarness *h = harness_for (hipf_test_formats[f], sizes[s].width,
+          sizes[s].height);
+
+      for (m = 0; m < REF_N_BORDERS; m++)
+        check_frame (h, hipf_test_formats[f], sizes[s].width,
+            sizes[s].height, g_rand_int_range (hipf_test_rand (), 1, 68), 3,
+            2, m);
+      gst_harness_teardown (h);
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* Output strides padded too: frames handed straight to transform_frame,
+ * the padding bytes of the output left as they were. */
+GST_START_TEST (test_padded_output)
+{
+  guint f, m;
+
+  for (f = 0; f < hipf_test_n_formats; f++) {
+    GstVideoFormat fmt = hipf_test_formats[f];
+    GstHarness *h = harness_for (fmt, 45, 23);
+    GstVideoFilterClass *klass;
+
+    /* Negotiates and starts the element. */
+    check_frame (h, fmt, 45, 23, 0, 1, 1, REF_BORDER_CLAMP);
+    klass = GST_VIDEO_FILTER_GET_CLASS (h->element);
+    for (m = 0; m < REF_N_BORDERS; m++) {
+      GstVideoInfo in_info, out_info, exp_info;
+      GstBuffer *in = hipf_test_frame_new (fmt, 45, 23, 5, &in_info);
+      GstBuffer *out = hipf_test_frame_new (fmt, 45, 23, 13, &out_info);
+      GstBuffer *exp;
+      GstVideoFrame fi, fo, fe;
+      GstMapInfo map;
+      guint8 *orig;
+      gchar *where = NULL;
+
+      gst_video_info_set_format (&exp_info, fmt, 45, 23);
+      exp = gst_buffer_new_allocate (NULL, exp_info.size, NULL);
+      gst_buffer_map (out, &map, GST_MAP_READ);
+      orig = g_memdup2 (map.data, map.size);
+      gst_buffer_unmap (out, &map);
+
+      set_blur (h, 4, 7, m);
+      fail_unless (gst_video_frame_map (&fi, &in_info, in, GST_MAP_READ));
+      fail_unless (gst_video_frame_map (&fo, &out_info, out, GST_MAP_WRITE));
+      fail_unless (gst_video_frame_map (&fe, &exp_info, exp, GST_MAP_WRITE));
+      fail_unless_equals_int (klass->transform_frame (GST_VIDEO_FILTER
+              (h->element), &fi, &fo), GST_FLOW_OK);
+      ref_box_blur_frame (&fi, &fe, 4, 7, m);
+      fail_unless (hipf_test_frames_equal (&fo, &fe, &where), "%s: %s (seed %u)",
+          ref_border_nicks[m], where, hipf_test_seed ());
+      fail_unless (hipf_test_padding_unchanged (&fo, orig),
+          "output padding overwritten (%s)", gst_video_format_to_string (fmt));
+      gst_video_frame_unmap (&fi);
+      gst_video_frame_unmap (&fo);
+      gst_video_frame_unmap (&fe);
+      g_free (orig);
+      gst_buffer_unref (in);
+      gst_buffer_unref (out);
+      gst_buffer_unref (exp);
+    }
+    gst_harness_teardown (h);
+  }
+}
+
+GST_END_TEST;
+
+/* Radius 0 hands the input buffer on untouched; radii changed while
+ * playing apply from the next frame. */
+GST_START_TEST (test_passthrough_and_changes)
+{
+  GstHarness *h = harness_for (GST_VIDEO_FORMAT_I420, 64, 36);
+  GstVideoInfo info;
+  GstBuffer *in, *out;
+
+  check_frame (h, GST_VIDEO_FORMAT_I420, 64, 36, 0, 2, 2, REF_BORDER_MIRROR);
+  g_object_set (h->element, "radius", 0, "radius-x", -1, "radius-y", -1, NULL);
+  in = hipf_test_frame_new (GST_VIDEO_FORMAT_I420, 64, 36, 0, &info);
+  out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+  fail_unless (out == in, "radius 0 did not pass the buffer through");
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+  check_frame (h, GST_VIDEO_FORMAT_I420, 64, 36, 0, 9, 1, REF_BORDER_WRAP);
+  check_frame (h, GST_VIDEO_FORMAT_I420, 64, 36, 0, 0, 5, REF_BORDER_ZERO);
+  check_frame (h, GST_VIDEO_FORMAT_I420, 64, 36, 0, 3, 3, REF_BORDER_VALID);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+static Suite *
+boxblur_gpu_suite (void)
+{
+  Suite *s = suite_create ("hipboxblur-gpu");
+  TCase *tc = tcase_create ("gpu");
+
+  tcase_set_timeout (tc, 600);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_small_frames);
+  tcase_add_test (tc, test_anisotropic);
+  tcase_add_test (tc, test_vga);
+  tcase_add_test (tc, test_full_hd);
+  tcase_add_test (tc, test_padded_input);
+  tcase_add_test (tc, test_padded_output);
+  tcase_add_test (tc, test_passthrough_and_changes);
+  return s;
+}
+
+HIPF_GPU_CHECK_MAIN (boxblur_gpu);

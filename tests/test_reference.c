@@ -1,0 +1,167 @@
+/* gst-hip-filters
+ * Copyright (C) 2026 gst-hip-filters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The CPU reference against hand-computed values, and its fast separable
+ * form against the direct definition.
+ */
+#include <gst/check/gstcheck.h>
+
+#include "reference.h"
+#include "testutil.h"
+
+static void
+blur_row (const guint8 * in, gint width, gint channels, gint rx, gint ry,
+    RefBorder mode, guint8 * out)
+{
+  guint8 copy[64];
+  RefPlane src = { copy, width * channels, width, 1, channels };
+  RefPlane dst = { out, width * channels, width, 1, channels };
+
+  memcpy (copy, in, width * channels);
+  ref_box_blur_plane_direct (&src, &dst, rx, ry, mode);
+}
+
+GST_START_TEST (test_border_index)
+{
+  fail_unless_equals_int (ref_border_index (-1, 4, REF_BORDER_MIRROR), 1);
+  fail_unless_equals_int (ref_border_index (4, 4, REF_BORDER_MIRROR), 2);
+  fail_unless_equals_int (ref_border_index (-7, 3, REF_BORDER_MIRROR), 1);
+  fail_unless_equals_int (ref_border_index (9, 1, REF_BORDER_MIRROR), 0);
+  fail_unless_equals_int (ref_border_index (-1, 4, REF_BORDER_WRAP), 3);
+  fail_unless_equals_int (ref_border_index (9, 4, REF_BORDER_WRAP), 1);
+  fail_unless_equals_int (ref_border_index (-5, 4, REF_BORDER_CLAMP), 0);
+  fail_unless_equals_int (ref_border_index (7, 4, REF_BORDER_CLAMP), 3);
+  fail_unless_equals_int (ref_border_index (-1, 4, REF_BORDER_ZERO), -1);
+  fail_unless_equals_int (ref_border_index (4, 4, REF_BORDER_VALID), -1);
+  fail_unless_equals_int (ref_border_index (2, 4, REF_BORDER_VALID), 2);
+}
+
+GST_END_TEST;
+
+/* [10 20 30 40], window of 3: each mode's edge values by hand. */
+GST_START_TEST (test_row_each_mode)
+{
+  static const guint8 row[] = { 10, 20, 30, 40 };
+  static const guint8 expect[REF_N_BORDERS][4] = {
+    {10, 20, 30, 23},           /* zero: (0+10+20+1)/3, (30+40+0+1)/3 */
+    {13, 20, 30, 37},           /* clamp: (10+10+20+1)/3, (30+40+40+1)/3 */
+    {17, 20, 30, 33},           /* mirror: (20+10+20+1)/3, (30+40+30+1)/3 */
+    {23, 20, 30, 27},           /* wrap: (40+10+20+1)/3, (30+40+10+1)/3 */
+    {15, 20, 30, 35},           /* valid: (10+20+1)/2, (30+40+1)/2 */
+  };
+  guint8 out[4];
+  gint m;
+
+  for (m = 0; m < REF_N_BORDERS; m++) {
+    blur_row (row, 4, 1, 1, 0, m, out);
+    fail_unless (memcmp (out, expect[m], 4) == 0, "%s: %u %u %u %u",
+        ref_border_nicks[m], out[0], out[1], out[2], out[3]);
+  }
+}
+
+GST_END_TEST;
+
+/* [0 90 180], radius 4 > width: reflections and periods repeat. */
+GST_START_TEST (test_radius_beyond_plane)
+{
+  static const guint8 row[] = { 0, 90, 180 };
+  /* Sample 0, window -4..4:
+   * zero 270/9, clamp (4*0 + 270 + 2*180)/9, mirror 720/9 (0 90 180 90 0 90
+   * 180 90 0), wrap 810/9 (180 0 90 180 0 90 180 0 90), valid 270/3. */
+  static const guint8 expect[REF_N_BORDERS] = { 30, 70, 80, 90, 90 };
+  guint8 out[3];
+  gint m;
+
+  for (m = 0; m < REF_N_BORDERS; m++) {
+    blur_row (row, 3, 1, 4, 0, m, out);
+    fail_unless_equals_int (out[0], expect[m]);
+  }
+}
+
+GST_END_TEST;
+
+/* 3x3 plane 10..90, radius 1: the corner sample in each mode. */
+GST_START_TEST (test_2d_corner)
+{
+  guint8 data[9] = { 10, 20, 30, 40, 50, 60, 70, 80, 90 }, out[9];
+  RefPlane src = { data, 3, 3, 3, 1 }, dst = { out, 3, 3, 3, 1 };
+  /* zero 120/9, clamp (40+40+130)/9, mirror (140+50+140)/9,
+   * wrap (240+60+150)/9, valid 120/4 */
+  static const guint8 expect[REF_N_BORDERS] = { 13, 23, 37, 50, 30 };
+  gint m;
+
+  for (m = 0; m < REF_N_BORDERS; m++) {
+    ref_box_blur_plane_direct (&src, &dst, 1, 1, m);
+    fail_unless_equals_int (out[0], expect[m]);
+    fail_unless_equals_int (out[4], 50);
+  }
+}
+
+GST_END_TEST;
+
+/* Interleaved channels never mix. */
+GST_START_TEST (test_channels_apart)
+{
+  static const guint8 row[] = { 10, 200, 20, 100 };
+  guint8 out[4];
+
+  blur_row (row, 2, 2, 1, 0, REF_BORDER_CLAMP, out);
+  fail_unless_equals_int (out[0], 13);  /* (10+10+20+1)/3 */
+  fail_unless_equals_int (out[1], 167); /* (200+200+100+1)/3 */
+  fail_unless_equals_int (out[2], 17);  /* (10+20+20+1)/3 */
+  fail_unless_equals_int (out[3], 133); /* (200+100+100+1)/3 */
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_separable_equals_direct)
+{
+  GRand *rand = hipf_test_rand ();
+  gint iter;
+
+  for (iter = 0; iter < 400; iter++) {
+    gint w = g_rand_int_range (rand, 1, 13), h = g_rand_int_range (rand, 1, 13);
+    gint ch = g_rand_int_range (rand, 1, 5);
+    gint rx = g_rand_int_range (rand, 0, 16), ry = g_rand_int_range (rand, 0,
+        16);
+    RefBorder m = g_rand_int_range (rand, 0, REF_N_BORDERS);
+    gint stride = w * ch + g_rand_int_range (rand, 0, 5);
+    guint8 *in = g_malloc (stride * h), *a = g_malloc0 (stride * h),
+        *b = g_malloc0 (stride * h);
+    RefPlane src = { in, stride, w, h, ch };
+    RefPlane da = { a, stride, w, h, ch }, db = { b, stride, w, h, ch };
+    gint i;
+
+    for (i = 0; i < stride * h; i++)
+      in[i] = g_rand_int (rand);
+    ref_box_blur_plane_direct (&src, &da, rx, ry, m);
+    ref_box_blur_plane (&src, &db, rx, ry, m);
+    fail_unless (memcmp (a, b, stride * h) == 0,
+        "%dx%d ch %d r %d,%d %s (seed %u)", w, h, ch, rx, ry,
+        ref_border_nicks[m], hipf_test_seed ());
+    g_free (in);
+    g_free (a);
+    g_free (b);
+  }
+}
+
+GST_END_TEST;
+
+static Suite *
+reference_suite (void)
+{
+  Suite *s = suite_create ("reference");
+  TCase *tc = tcase_create ("boxblur");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_border_index);
+  tcase_add_test (tc, test_row_each_mode);
+  tcase_add_test (tc, test_radius_beyond_plane);
+  tcase_add_test (tc, test_2d_corner);
+  tcase_add_test (tc, test_channels_apart);
+  tcase_add_test (tc, test_separable_equals_direct);
+  return s;
+}
+
+GST_CHECK_MAIN (reference);

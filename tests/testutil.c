@@ -1,0 +1,142 @@
+/* gst-hip-filters
+ * Copyright (C) 2026 gst-hip-filters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "reference.h"
+
+const GstVideoFormat hipf_test_formats[] = {
+  GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRA,
+  GST_VIDEO_FORMAT_ARGB, GST_VIDEO_FORMAT_ABGR, GST_VIDEO_FORMAT_RGBx,
+  GST_VIDEO_FORMAT_BGRx, GST_VIDEO_FORMAT_xRGB, GST_VIDEO_FORMAT_xBGR,
+  GST_VIDEO_FORMAT_RGB, GST_VIDEO_FORMAT_BGR, GST_VIDEO_FORMAT_AYUV,
+  GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_YV12, GST_VIDEO_FORMAT_NV12,
+  GST_VIDEO_FORMAT_NV21, GST_VIDEO_FORMAT_Y444, GST_VIDEO_FORMAT_Y42B,
+};
+const guint hipf_test_n_formats = G_N_ELEMENTS (hipf_test_formats);
+
+guint32
+hipf_test_seed (void)
+{
+  static gsize init = 0;
+  static guint32 seed;
+
+  if (g_once_init_enter (&init)) {
+    const gchar *env = g_getenv ("HIPF_TEST_SEED");
+    seed = env ? (guint32) strtoul (env, NULL, 0) : g_random_int ();
+    g_print ("random seed %u (HIPF_TEST_SEED=%u repeats this run)\n", seed,
+        seed);
+    g_once_init_leave (&init, 1);
+  }
+  return seed;
+}
+
+GRand *
+hipf_test_rand (void)
+{
+  static GRand *rand = NULL;
+
+  if (!rand)
+    rand = g_rand_new_with_seed (hipf_test_seed ());
+  return rand;
+}
+
+GstBuffer *
+hipf_test_frame_new (GstVideoFormat format, gint width, gint height,
+    guint padding, GstVideoInfo * info)
+{
+  GRand *rand = hipf_test_rand ();
+  GstBuffer *buf;
+  GstMapInfo map;
+  gsize offset = 0, i;
+  guint p;
+
+  gst_video_info_set_format (info, format, width, height);
+  if (padding) {
+    for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
+      GstVideoFrame dummy = { 0 };
+      RefPlane plane;
+
+      dummy.info = *info;
+      ref_plane_from_frame (&dummy, p, &plane, NULL, NULL);
+      info->stride[p] = plane.width * plane.channels + padding;
+      info->offset[p] = offset;
+      offset += (gsize) info->stride[p] * plane.height;
+    }
+    info->size = offset;
+  }
+
+  buf = gst_buffer_new_allocate (NULL, info->size, NULL);
+  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  for (i = 0; i < map.size; i++)
+    map.data[i] = (guint8) g_rand_int (rand);
+  gst_buffer_unmap (buf, &map);
+  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE, format,
+      width, height, GST_VIDEO_INFO_N_PLANES (info), info->offset,
+      info->stride);
+  return buf;
+}
+
+gboolean
+hipf_test_frames_equal (const GstVideoFrame * got,
+    const GstVideoFrame * expected, gchar ** where)
+{
+  guint p;
+  gint x, y, c;
+
+  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (got); p++) {
+    RefPlane a, b;
+
+    ref_plane_from_frame (got, p, &a, NULL, NULL);
+    ref_plane_from_frame (expected, p, &b, NULL, NULL);
+    for (y = 0; y < a.height; y++) {
+      const guint8 *ra = a.data + (gsize) y * a.stride;
+      const guint8 *rb = b.data + (gsize) y * b.stride;
+
+      if (memcmp (ra, rb, (gsize) a.width * a.channels) == 0)
+        continue;
+      for (x = 0; x < a.width; x++)
+        for (c = 0; c < a.channels; c++)
+          if (ra[x * a.channels + c] != rb[x * a.channels + c]) {
+            *where = g_strdup_printf ("%s %dx%d plane %u (%dx%d) sample "
+                "x=%d y=%d channel %d: got %u, expected %u",
+                GST_VIDEO_FRAME_FORMAT (got) ==
+                GST_VIDEO_FORMAT_UNKNOWN ? "?" :
+                gst_video_format_to_string (GST_VIDEO_FRAME_FORMAT (got)),
+                GST_VIDEO_FRAME_WIDTH (got), GST_VIDEO_FRAME_HEIGHT (got), p,
+                a.width, a.height, x, y, c, ra[x * a.channels + c],
+                rb[x * a.channels + c]);
+            return FALSE;
+          }
+    }
+  }
+  return TRUE;
+}
+
+gboolean
+hipf_test_padding_unchanged (const GstVideoFrame * frame, const guint8 * orig)
+{
+  const guint8 *base = GST_VIDEO_FRAME_PLANE_DATA (frame, 0) -
+      GST_VIDEO_FRAME_PLANE_OFFSET (frame, 0);
+  guint p;
+  gint y;
+
+  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (frame); p++) {
+    RefPlane plane;
+    gsize row = 0;
+
+    ref_plane_from_frame (frame, p, &plane, NULL, NULL);
+    row = (gsize) plane.width * plane.channels;
+    for (y = 0; y < plane.height; y++) {
+      const guint8 *now = plane.data + (gsize) y * plane.stride + row;
+      const guint8 *was = orig + (now - base);
+
+      if (memcmp (now, was, plane.stride - row) != 0)
+        return FALSE;
+    }
+  }
+  return TRUE;
+}

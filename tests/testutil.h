@@ -1,0 +1,34 @@
+/* gst-hip-filters
+ * Copyright (C) 2026 gst-hip-filters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef HIPF_TESTUTIL_H
+#define HIPF_TESTUTIL_H
+
+#include <gst/video/video.h>
+
+/* Seed of this run: HIPF_TEST_SEED if set, else random; printed once. */
+guint32 hipf_test_seed (void);
+GRand *hipf_test_rand (void);
+
+/* A frame of random bytes (padding too) whose plane strides exceed the
+ * tight row size by @padding bytes (0: GStreamer's default strides), with a
+ * video meta describing them. @info receives the layout used. */
+GstBuffer *hipf_test_frame_new (GstVideoFormat format, gint width,
+    gint height, guint padding, GstVideoInfo * info);
+
+/* Compares the visible samples of two frames of one format; on a mismatch
+ * returns FALSE and a description of the first difference. */
+gboolean hipf_test_frames_equal (const GstVideoFrame * got,
+    const GstVideoFrame * expected, gchar ** where);
+
+/* The bytes of @frame outside its visible samples equal those of @orig,
+ * a copy of the frame's memory taken earlier. */
+gboolean hipf_test_padding_unchanged (const GstVideoFrame * frame,
+    const guint8 * orig);
+
+/* Every format the elements take, and whether a HIP device is present. */
+extern const GstVideoFormat hipf_test_formats[];
+extern const guint hipf_test_n_formats;
+
+#endif
