@@ -39,7 +39,8 @@ for step in $steps; do
     memcheck|racecheck|initcheck|synccheck) sanitize "$step" ;;
     demo)
       GST_PLUGIN_PATH=$GST_PLUGIN_PATH_1_0 bash pipelines/blur-demo.sh 6 "$out" >"$out/demo.log" 2>&1
-      summary+=("demo: rc=$? $(ls "$out"/*.png 2>/dev/null | xargs -n1 basename 2>/dev/null | tr '\n' ' ')")
+      rc=$?
+      summary+=("demo: rc=$rc $(cd "$out" && echo *.png)")
       ;;
     bench)
       "$build/bench/hipf-bench" --csv "$out/bench.csv" >"$out/bench.txt" 2>"$out/bench.err"
