@@ -103,6 +103,18 @@ gst_hip_device_bind (GstHipDevice * dev)
   return TRUE;
 }
 
+static gboolean
+post_alloc_error (GstHipDevice * dev, hipError_t err, gsize size,
+    const gchar * kind, const gchar * what)
+{
+  GST_ELEMENT_ERROR (dev->element, RESOURCE, NO_SPACE_LEFT,
+      ("Could not allocate %" G_GSIZE_FORMAT " bytes of %s memory for the %s "
+          "on HIP device %d: %s", size, kind, what, dev->device_id,
+          hipGetErrorString (err)), ("%s (%d)", hipGetErrorName (err),
+          (gint) err));
+  return FALSE;
+}
+
 gboolean
 gst_hip_device_alloc (GstHipDevice * dev, GstHipMemory * mem, gsize size,
     const gchar * what)
@@ -115,13 +127,45 @@ gst_hip_device_alloc (GstHipDevice * dev, GstHipMemory * mem, gsize size,
   err = hipMalloc (&mem->ptr, size);
   if (err != hipSuccess) {
     mem->ptr = NULL;
-    GST_ELEMENT_ERROR (dev->element, RESOURCE, NO_SPACE_LEFT,
-        ("Could not allocate %" G_GSIZE_FORMAT " bytes of device memory "
-            "for the %s on HIP device %d: %s", size, what, dev->device_id,
-            hipGetErrorString (err)), ("hipMalloc: %s", hipGetErrorName (err)));
-    return FALSE;
+    return post_alloc_error (dev, err, size, "device", what);
   }
   mem->size = size;
+  return TRUE;
+}
+
+/* Pinned host memory, so that copies to and from it run asynchronously. */
+gboolean
+gst_hip_device_alloc_host (GstHipDevice * dev, GstHipMemory * mem, gsize size,
+    const gchar * what)
+{
+  hipError_t err;
+
+  if (mem->ptr && mem->size >= size)
+    return TRUE;
+  gst_hip_device_free_host (dev, mem);
+  err = hipHostMalloc (&mem->ptr, size, hipHostMallocDefault);
+  if (err != hipSuccess) {
+    mem->ptr = NULL;
+    return post_alloc_error (dev, err, size, "pinned host", what);
+  }
+  mem->size = size;
+  return TRUE;
+}
+
+void
+gst_hip_device_free_host (GstHipDevice * dev, GstHipMemory * mem)
+{
+  if (mem->ptr)
+    hipHostFree (mem->ptr);
+  mem->ptr = NULL;
+  mem->size = 0;
+}
+
+gboolean
+gst_hip_device_copy (GstHipDevice * dev, void *dst, const void *src,
+    gsize size, hipMemcpyKind kind)
+{
+  CHECK (dev, hipMemcpyAsync (dst, src, size, kind, dev->stream));
   return TRUE;
 }
 

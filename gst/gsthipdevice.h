@@ -37,6 +37,11 @@ gboolean gst_hip_device_bind (GstHipDevice * dev);
 gboolean gst_hip_device_alloc (GstHipDevice * dev, GstHipMemory * mem,
     gsize size, const gchar * what);
 void gst_hip_device_free (GstHipDevice * dev, GstHipMemory * mem);
+gboolean gst_hip_device_alloc_host (GstHipDevice * dev, GstHipMemory * mem,
+    gsize size, const gchar * what);
+void gst_hip_device_free_host (GstHipDevice * dev, GstHipMemory * mem);
+gboolean gst_hip_device_copy (GstHipDevice * dev, void *dst, const void *src,
+    gsize size, hipMemcpyKind kind);
 gboolean gst_hip_device_copy_2d (GstHipDevice * dev, void *dst, gsize dst_pitch,
     const void *src, gsize src_pitch, gsize row_bytes, gsize rows,
     hipMemcpyKind kind);

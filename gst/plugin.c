@@ -7,6 +7,7 @@
 #endif
 
 #include "gsthipboxblur.h"
+#include "gsthiphistogram.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
@@ -14,6 +15,7 @@ plugin_init (GstPlugin * plugin)
   gboolean ret = FALSE;
 
   ret |= GST_ELEMENT_REGISTER (hipboxblur, plugin);
+  ret |= GST_ELEMENT_REGISTER (hiphistogram, plugin);
   return ret;
 }
 

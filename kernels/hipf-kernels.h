@@ -59,6 +59,38 @@ hipError_t hipf_box_blur (const HipfDeviceLimits * limits,
     const HipfBoxBlurPlane * plane, const uint8_t * src, size_t src_pitch,
     uint8_t * dst, size_t dst_pitch, void *scratch, hipStream_t stream);
 
+/* Histograms always count 256 values per channel; coarser bins are sums of
+ * these and cost nothing on the device. */
+#define HIPF_HISTOGRAM_VALUES 256
+#define HIPF_HISTOGRAM_MAX_CHANNELS 5
+#define HIPF_HISTOGRAM_MAX_TAPS 4
+
+/* One plane of the frame and the histogram channels its samples feed. */
+typedef struct {
+  size_t offset;                /* of the plane in the device frame */
+  int width;                    /* pixels; rows are width * pixel_stride bytes */
+  int height;
+  int pixel_stride;             /* bytes per pixel */
+  int roi_x, roi_y, roi_width, roi_height;      /* in this plane's pixels */
+  int n_taps;                   /* samples counted as they are */
+  int tap_offset[HIPF_HISTOGRAM_MAX_TAPS];      /* byte within the pixel */
+  int tap_channel[HIPF_HISTOGRAM_MAX_TAPS];
+  int luma_channel;             /* >= 0: also count luma of R, G, B below */
+  int rgb_offset[3];
+} HipfHistogramPlane;
+
+typedef struct {
+  int n_channels;
+  int n_planes;
+  HipfHistogramPlane planes[3];
+} HipfHistogramFrame;
+
+/* Counts every channel of @frame in one launch into @counts, n_channels *
+ * HIPF_HISTOGRAM_VALUES device words that it clears first. */
+hipError_t hipf_histogram (const HipfDeviceLimits * limits,
+    const HipfHistogramFrame * frame, const uint8_t * src, uint32_t * counts,
+    hipStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -2,6 +2,9 @@
  * Copyright (C) 2026 gst-hip-filters contributors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <math.h>
+#include <string.h>
+
 #include "reference.h"
 
 const gchar *const ref_border_nicks[REF_N_BORDERS] = {
@@ -154,4 +157,123 @@ ref_box_blur_frame (const GstVideoFrame * in, GstVideoFrame * out, gint rx,
     ref_box_blur_plane (&src, &dst, w_sub ? (rx + 1) >> 1 : rx,
         h_sub ? (ry + 1) >> 1 : ry, mode);
   }
+}
+
+static void
+count_component (const GstVideoFrame * frame, guint comp, guint x0, guint y0,
+    guint x1, guint y1, guint64 * counts, guint64 * samples)
+{
+  const GstVideoFormatInfo *finfo = frame->info.finfo;
+  guint ws = GST_VIDEO_FORMAT_INFO_W_SUB (finfo, comp);
+  guint hs = GST_VIDEO_FORMAT_INFO_H_SUB (finfo, comp);
+  guint cx0 = x0 >> ws, cy0 = y0 >> hs;
+  guint cx1 = (x1 + (1 << ws) - 1) >> ws, cy1 = (y1 + (1 << hs) - 1) >> hs;
+  const guint8 *data = GST_VIDEO_FRAME_COMP_DATA (frame, comp);
+  gint stride = GST_VIDEO_FRAME_COMP_STRIDE (frame, comp);
+  gint pstride = GST_VIDEO_FRAME_COMP_PSTRIDE (frame, comp);
+  guint x, y;
+
+  if (x1 <= x0 || y1 <= y0)
+    return;
+  for (y = cy0; y < cy1; y++)
+    for (x = cx0; x < cx1; x++) {
+      counts[data[y * stride + x * pstride]]++;
+      (*samples)++;
+    }
+}
+
+void
+ref_histogram_frame (const GstVideoFrame * frame, guint x, guint y, guint w,
+    guint h, RefHistogram * hist)
+{
+  guint fw = GST_VIDEO_FRAME_WIDTH (frame), fh = GST_VIDEO_FRAME_HEIGHT (frame);
+  guint x0 = MIN (x, fw), y0 = MIN (y, fh);
+  guint x1 = w ? MIN (x0 + w, fw) : fw, y1 = h ? MIN (y0 + h, fh) : fh;
+  guint i, j;
+
+  memset (hist, 0, sizeof (*hist));
+  if (GST_VIDEO_INFO_IS_RGB (&frame->info)) {
+    static const gchar *rgba[] = { "red", "green", "blue", "alpha" };
+    guint n = GST_VIDEO_FRAME_N_COMPONENTS (frame) == 4 ? 4 : 3;
+    guint64 *luma;
+
+    for (i = 0; i < n; i++) {
+      hist->names[i] = rgba[i];
+      count_component (frame, i, x0, y0, x1, y1, hist->counts[i],
+          &hist->samples[i]);
+    }
+    hist->names[n] = "luma";
+    luma = hist->counts[n];
+    for (j = y0; j < y1; j++)
+      for (i = x0; i < x1; i++) {
+        guint r = GST_VIDEO_FRAME_COMP_DATA (frame, 0)[j *
+            GST_VIDEO_FRAME_COMP_STRIDE (frame, 0) +
+            i * GST_VIDEO_FRAME_COMP_PSTRIDE (frame, 0)];
+        guint g = GST_VIDEO_FRAME_COMP_DATA (frame, 1)[j *
+            GST_VIDEO_FRAME_COMP_STRIDE (frame, 1) +
+            i * GST_VIDEO_FRAME_COMP_PSTRIDE (frame, 1)];
+        guint b = GST_VIDEO_FRAME_COMP_DATA (frame, 2)[j *
+            GST_VIDEO_FRAME_COMP_STRIDE (frame, 2) +
+            i * GST_VIDEO_FRAME_COMP_PSTRIDE (frame, 2)];
+
+        luma[(77 * r + 150 * g + 29 * b + 128) >> 8]++;
+        hist->samples[n]++;
+      }
+    hist->n_channels = n + 1;
+  } else {
+    static const gchar *yuv[] = { "luma", "u", "v" };
+    guint n = GST_VIDEO_INFO_IS_YUV (&frame->info) ? 3 : 1;
+
+    for (i = 0; i < n; i++) {
+      hist->names[i] = yuv[i];
+      count_component (frame, i, x0, y0, x1, y1, hist->counts[i],
+          &hist->samples[i]);
+    }
+    hist->n_channels = n;
+  }
+}
+
+void
+ref_histogram_stats (const guint64 * luma, guint low, guint high,
+    guint target, RefStats * st)
+{
+  guint64 below = 0, above = 0, acc = 0;
+  gdouble sum = 0, var = 0;
+  guint v;
+  gboolean have_min = FALSE, have_median = FALSE;
+
+  memset (st, 0, sizeof (*st));
+  for (v = 0; v < REF_HIST_VALUES; v++) {
+    st->pixels += luma[v];
+    sum += (gdouble) v * luma[v];
+  }
+  for (v = 0; v < REF_HIST_VALUES; v++) {
+    if (!luma[v])
+      continue;
+    if (!have_min)
+      st->min = v;
+    have_min = TRUE;
+    st->max = v;
+    if (v <= low)
+      below += luma[v];
+    if (v >= high)
+      above += luma[v];
+  }
+  if (st->pixels == 0) {
+    st->ev_correction = log2 (target);
+    return;
+  }
+  st->mean = sum / st->pixels;
+  for (v = 0; v < REF_HIST_VALUES; v++) {
+    var += luma[v] * (v - st->mean) * (v - st->mean);
+    acc += luma[v];
+    if (!have_median && 2 * acc >= st->pixels) {
+      st->median = v;
+      have_median = TRUE;
+    }
+  }
+  st->stddev = sqrt (var / st->pixels);
+  st->clipped_low = (gdouble) below / st->pixels;
+  st->clipped_high = (gdouble) above / st->pixels;
+  st->ev_correction = log2 (target / MAX (st->mean, 1.0));
 }

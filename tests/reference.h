@@ -51,3 +51,32 @@ void ref_plane_from_frame (const GstVideoFrame * frame, guint p,
     RefPlane * plane, guint * w_sub, guint * h_sub);
 
 #endif
+
+/* Histograms: channel names in order, 256 counts each. */
+#define REF_HIST_VALUES 256
+#define REF_HIST_MAX_CHANNELS 5
+
+typedef struct
+{
+  guint n_channels;
+  const gchar *names[REF_HIST_MAX_CHANNELS];
+  guint64 counts[REF_HIST_MAX_CHANNELS][REF_HIST_VALUES];
+  guint64 samples[REF_HIST_MAX_CHANNELS];       /* counted per channel */
+} RefHistogram;
+
+/* Counts the region x, y, w, h of luma samples (0 width or height reaches
+ * the frame's edge); chroma planes count every sample the region touches. */
+void ref_histogram_frame (const GstVideoFrame * frame, guint x, guint y,
+    guint w, guint h, RefHistogram * hist);
+
+/* Luma statistics as the element defines them. */
+typedef struct
+{
+  guint64 pixels;
+  gdouble mean, stddev;
+  guint median, min, max;
+  gdouble clipped_low, clipped_high, ev_correction;
+} RefStats;
+
+void ref_histogram_stats (const guint64 * luma, guint low, guint high,
+    guint target, RefStats * stats);

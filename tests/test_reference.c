@@ -5,6 +5,8 @@
  * The CPU reference against hand-computed values, and its fast separable
  * form against the direct definition.
  */
+#include <math.h>
+
 #include <gst/check/gstcheck.h>
 
 #include "reference.h"
@@ -148,6 +150,104 @@ GST_START_TEST (test_separable_equals_direct)
 
 GST_END_TEST;
 
+/* 2x2 RGBA: every channel and the luma by hand. */
+GST_START_TEST (test_histogram_rgba)
+{
+  static const guint8 px[] = { 255, 0, 0, 255, 0, 255, 0, 128,
+    0, 0, 255, 0, 100, 100, 100, 7
+  };
+  GstVideoInfo info;
+  GstVideoFrame frame;
+  GstBuffer *buf;
+  RefHistogram h;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_RGBA, 2, 2);
+  buf = gst_buffer_new_memdup (px, sizeof (px));
+  fail_unless (gst_video_frame_map (&frame, &info, buf, GST_MAP_READ));
+  ref_histogram_frame (&frame, 0, 0, 0, 0, &h);
+  fail_unless_equals_int (h.n_channels, 5);
+  fail_unless_equals_string (h.names[3], "alpha");
+  fail_unless_equals_string (h.names[4], "luma");
+  fail_unless_equals_int (h.counts[0][255], 1);
+  fail_unless_equals_int (h.counts[0][0], 2);
+  fail_unless_equals_int (h.counts[3][128], 1);
+  fail_unless_equals_int (h.counts[3][7], 1);
+  /* (77*255+128)>>8 = 77, (150*255+128)>>8 = 149, (29*255+128)>>8 = 29,
+   * (256*100+128)>>8 = 100 */
+  fail_unless_equals_int (h.counts[4][77], 1);
+  fail_unless_equals_int (h.counts[4][149], 1);
+  fail_unless_equals_int (h.counts[4][29], 1);
+  fail_unless_equals_int (h.counts[4][100], 1);
+  fail_unless_equals_int (h.samples[4], 4);
+  /* Only the right column. */
+  ref_histogram_frame (&frame, 1, 0, 0, 0, &h);
+  fail_unless_equals_int (h.samples[0], 2);
+  fail_unless_equals_int (h.counts[4][149], 1);
+  fail_unless_equals_int (h.counts[4][100], 1);
+  gst_video_frame_unmap (&frame);
+  gst_buffer_unref (buf);
+}
+
+GST_END_TEST;
+
+/* 3x3 I420: chroma is 2x2, a 1x1 region at (2, 2) touches chroma (1, 1). */
+GST_START_TEST (test_histogram_chroma_roi)
+{
+  GstVideoInfo info;
+  GstVideoFrame frame;
+  GstBuffer *buf;
+  RefHistogram h;
+  gint i;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, 3, 3);
+  buf = gst_buffer_new_allocate (NULL, info.size, NULL);
+  fail_unless (gst_video_frame_map (&frame, &info, buf, GST_MAP_WRITE));
+  for (i = 0; i < 4; i++) {
+    GST_VIDEO_FRAME_COMP_DATA (&frame, 1)[(i / 2) *
+        GST_VIDEO_FRAME_COMP_STRIDE (&frame, 1) + i % 2] = 10 + i;
+    GST_VIDEO_FRAME_COMP_DATA (&frame, 2)[(i / 2) *
+        GST_VIDEO_FRAME_COMP_STRIDE (&frame, 2) + i % 2] = 20 + i;
+  }
+  ref_histogram_frame (&frame, 2, 2, 1, 1, &h);
+  fail_unless_equals_int (h.n_channels, 3);
+  fail_unless_equals_int (h.samples[0], 1);
+  fail_unless_equals_int (h.samples[1], 1);
+  fail_unless_equals_int (h.counts[1][13], 1);
+  fail_unless_equals_int (h.counts[2][23], 1);
+  /* Luma columns 1..2 touch both chroma columns. */
+  ref_histogram_frame (&frame, 1, 0, 2, 1, &h);
+  fail_unless_equals_int (h.samples[0], 2);
+  fail_unless_equals_int (h.counts[1][10], 1);
+  fail_unless_equals_int (h.counts[1][11], 1);
+  gst_video_frame_unmap (&frame);
+  gst_buffer_unref (buf);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_histogram_stats)
+{
+  guint64 luma[REF_HIST_VALUES] = { 0 };
+  RefStats st;
+
+  luma[2] = 1;
+  luma[100] = 2;
+  luma[252] = 1;
+  ref_histogram_stats (luma, 4, 251, 118, &st);
+  fail_unless_equals_uint64 (st.pixels, 4);
+  fail_unless (fabs (st.mean - 113.5) < 1e-9);
+  /* deviations -111.5, -13.5, -13.5, 138.5 */
+  fail_unless (fabs (st.stddev - sqrt ((111.5 * 111.5 + 2 * 13.5 * 13.5 +
+                  138.5 * 138.5) / 4)) < 1e-9);
+  fail_unless_equals_int (st.median, 100);
+  fail_unless_equals_int (st.min, 2);
+  fail_unless_equals_int (st.max, 252);
+  fail_unless (st.clipped_low == 0.25 && st.clipped_high == 0.25);
+  fail_unless (fabs (st.ev_correction - log2 (118 / 113.5)) < 1e-12);
+}
+
+GST_END_TEST;
+
 static Suite *
 reference_suite (void)
 {
@@ -161,6 +261,9 @@ reference_suite (void)
   tcase_add_test (tc, test_2d_corner);
   tcase_add_test (tc, test_channels_apart);
   tcase_add_test (tc, test_separable_equals_direct);
+  tcase_add_test (tc, test_histogram_rgba);
+  tcase_add_test (tc, test_histogram_chroma_roi);
+  tcase_add_test (tc, test_histogram_stats);
   return s;
 }
 

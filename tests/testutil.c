@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gst/check/gstcheck.h>
+
 #include "testutil.h"
 #include "reference.h"
 
@@ -140,3 +142,81 @@ hipf_test_padding_unchanged (const GstVideoFrame * frame, const guint8 * orig)
   }
   return TRUE;
 }
+
+static gboolean
+sink_accepts (GstElement * e, const gchar * caps_str)
+{
+  GstPad *pad = gst_element_get_static_pad (e, "sink");
+  GstCaps *caps = gst_caps_from_string (caps_str);
+  gboolean ret = gst_pad_query_accept_caps (pad, caps);
+
+  gst_caps_unref (caps);
+  gst_object_unref (pad);
+  return ret;
+}
+
+void
+hipf_test_check_caps (const gchar * element)
+{
+  GstElement *e = gst_element_factory_make (element, NULL);
+  static const gchar *rejected[] = {
+    "video/x-raw,format=RGB16,width=64,height=48,framerate=30/1",
+    "video/x-raw,format=GRAY16_LE,width=64,height=48,framerate=30/1",
+    "video/x-raw,format=P010_10LE,width=64,height=48,framerate=30/1",
+    "video/x-raw(memory:GLMemory),format=RGBA,width=64,height=48,framerate=30/1",
+    "video/x-bayer,format=rggb,width=64,height=48,framerate=30/1",
+    "audio/x-raw,format=S16LE,rate=48000,channels=2",
+  };
+  guint i;
+
+  for (i = 0; i < hipf_test_n_formats; i++) {
+    gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=33,height=17,"
+        "framerate=30/1", gst_video_format_to_string (hipf_test_formats[i]));
+    fail_unless (sink_accepts (e, caps), "rejected %s", caps);
+    g_free (caps);
+  }
+  for (i = 0; i < G_N_ELEMENTS (rejected); i++)
+    fail_if (sink_accepts (e, rejected[i]), "accepted %s", rejected[i]);
+  gst_object_unref (e);
+}
+
+void
+hipf_test_check_start_error (const gchar * element)
+{
+  GstElement *pipeline;
+  GstStateChangeReturn ret;
+  GstMessage *msg;
+  GError *err = NULL;
+  gchar *debug = NULL;
+  gint round;
+
+  for (round = 0; round < 2; round++) {
+    gchar *desc = g_strdup_printf ("videotestsrc num-buffers=1 ! "
+        "%s device-id=4000 ! fakesink", element);
+
+    pipeline = gst_parse_launch (desc, NULL);
+    g_free (desc);
+    fail_unless (pipeline != NULL);
+    ret = gst_element_set_state (pipeline, GST_STATE_PAUSED);
+    if (ret == GST_STATE_CHANGE_ASYNC)
+      ret = gst_element_get_state (pipeline, NULL, NULL, GST_CLOCK_TIME_NONE);
+    fail_unless_equals_int (ret, GST_STATE_CHANGE_FAILURE);
+
+    msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipeline), 0,
+        GST_MESSAGE_ERROR);
+    fail_unless (msg != NULL, "no error message");
+    gst_message_parse_error (msg, &err, &debug);
+    fail_unless (err->domain == GST_RESOURCE_ERROR);
+    fail_unless_equals_int (err->code, GST_RESOURCE_ERROR_NOT_FOUND);
+    fail_unless (strstr (err->message, "HIP") != NULL, "%s", err->message);
+    /* ...: <the runtime's error string> */
+    fail_unless (strstr (err->message, ": ") != NULL, "%s", err->message);
+    GST_INFO ("error: %s (%s)", err->message, debug);
+    g_clear_error (&err);
+    g_free (debug);
+    gst_message_unref (msg);
+    gst_element_set_state (pipeline, GST_STATE_NULL);
+    gst_object_unref (pipeline);
+  }
+}
+

@@ -27,6 +27,12 @@ gboolean hipf_test_frames_equal (const GstVideoFrame * got,
 gboolean hipf_test_padding_unchanged (const GstVideoFrame * frame,
     const guint8 * orig);
 
+/* The element accepts every format of hipf_test_formats on its sink pad
+ * and rejects others, and, asked to start on a device that does not exist,
+ * posts a resource error naming the HIP error and fails its state change. */
+void hipf_test_check_caps (const gchar * element);
+void hipf_test_check_start_error (const gchar * element);
+
 /* Every format the elements take, and whether a HIP device is present. */
 extern const GstVideoFormat hipf_test_formats[];
 extern const guint hipf_test_n_formats;

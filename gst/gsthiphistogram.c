@@ -1,0 +1,616 @@
+/* gst-hip-filters
+ * Copyright (C) 2026 gst-hip-filters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+/**
+ * SECTION:element-hiphistogram
+ * @title: hiphistogram
+ *
+ * Counts the histogram of every channel of each frame on a HIP device and
+ * reports it, with exposure statistics of the luma channel, in an element
+ * message named `hiphistogram` and in a `GstHipHistogramMeta` custom meta on
+ * the buffer. Frames pass through unchanged.
+ *
+ * Channels are `red`, `green`, `blue`, `alpha` (where the format has one)
+ * and `luma` = (77 R + 150 G + 29 B + 128) >> 8 for RGB formats; `luma`,
+ * `u` and `v` for YUV formats; `luma` for GRAY8.
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 -m videotestsrc ! hiphistogram bins=16 interval=1000000000 ! fakesink
+ * ]|
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+#include <string.h>
+
+#include "gsthiphistogram.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_hip_histogram_debug);
+#define GST_CAT_DEFAULT gst_hip_histogram_debug
+
+#define DEFAULT_BINS 256
+#define DEFAULT_POST_MESSAGES TRUE
+#define DEFAULT_INTERVAL 0
+#define DEFAULT_ATTACH_META TRUE
+#define DEFAULT_LOW_THRESHOLD 4
+#define DEFAULT_HIGH_THRESHOLD 251
+#define DEFAULT_TARGET_MEAN 118
+#define MAX_SAMPLE (HIPF_HISTOGRAM_VALUES - 1)
+
+enum
+{
+  PROP_0,
+  PROP_BINS,
+  PROP_ROI_X,
+  PROP_ROI_Y,
+  PROP_ROI_WIDTH,
+  PROP_ROI_HEIGHT,
+  PROP_POST_MESSAGES,
+  PROP_INTERVAL,
+  PROP_ATTACH_META,
+  PROP_LOW_THRESHOLD,
+  PROP_HIGH_THRESHOLD,
+  PROP_TARGET_MEAN,
+  PROP_DEVICE_ID,
+};
+
+/* The properties one frame is counted with. */
+typedef struct
+{
+  guint bins;
+  guint roi_x, roi_y, roi_width, roi_height;
+  gboolean post_messages;
+  guint64 interval;
+  gboolean attach_meta;
+  guint low_threshold, high_threshold, target_mean;
+} Settings;
+
+struct _GstHipHistogram
+{
+  GstVideoFilter parent;
+
+  Settings settings;            /* under the object lock */
+  gint device_id;
+
+  /* streaming state */
+  GstHipDevice device;
+  GstHipVideoLayout layout;
+  HipfHistogramFrame frame;     /* channels of the format, ROI unset */
+  const gchar *channel_names[HIPF_HISTOGRAM_MAX_CHANNELS];
+  guint luma_channel;
+  GstHipMemory src;
+  GstHipMemory counts;
+  GstHipMemory host_counts;
+  GstClockTime last_post;
+};
+
+#define gst_hip_histogram_parent_class parent_class
+G_DEFINE_TYPE (GstHipHistogram, gst_hip_histogram, GST_TYPE_VIDEO_FILTER);
+GST_ELEMENT_REGISTER_DEFINE (hiphistogram, "hiphistogram", GST_RANK_NONE,
+    GST_TYPE_HIP_HISTOGRAM);
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (GST_HIP_VIDEO_FORMATS)));
+
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (GST_HIP_VIDEO_FORMATS)));
+
+static void
+gst_hip_histogram_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstHipHistogram *self = GST_HIP_HISTOGRAM (object);
+  Settings *s = &self->settings;
+  gboolean attach_meta;
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_BINS:
+      s->bins = g_value_get_uint (value);
+      break;
+    case PROP_ROI_X:
+      s->roi_x = g_value_get_uint (value);
+      break;
+    case PROP_ROI_Y:
+      s->roi_y = g_value_get_uint (value);
+      break;
+    case PROP_ROI_WIDTH:
+      s->roi_width = g_value_get_uint (value);
+      break;
+    case PROP_ROI_HEIGHT:
+      s->roi_height = g_value_get_uint (value);
+      break;
+    case PROP_POST_MESSAGES:
+      s->post_messages = g_value_get_boolean (value);
+      break;
+    case PROP_INTERVAL:
+      s->interval = g_value_get_uint64 (value);
+      break;
+    case PROP_ATTACH_META:
+      s->attach_meta = g_value_get_boolean (value);
+      break;
+    case PROP_LOW_THRESHOLD:
+      s->low_threshold = g_value_get_uint (value);
+      break;
+    case PROP_HIGH_THRESHOLD:
+      s->high_threshold = g_value_get_uint (value);
+      break;
+    case PROP_TARGET_MEAN:
+      s->target_mean = g_value_get_uint (value);
+      break;
+    case PROP_DEVICE_ID:
+      self->device_id = g_value_get_int (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  attach_meta = s->attach_meta;
+  GST_OBJECT_UNLOCK (self);
+  /* The meta needs a writable buffer; without it buffers pass untouched. */
+  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self), !attach_meta);
+}
+
+static void
+gst_hip_histogram_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstHipHistogram *self = GST_HIP_HISTOGRAM (object);
+  Settings *s = &self->settings;
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_BINS:
+      g_value_set_uint (value, s->bins);
+      break;
+    case PROP_ROI_X:
+      g_value_set_uint (value, s->roi_x);
+      break;
+    case PROP_ROI_Y:
+      g_value_set_uint (value, s->roi_y);
+      break;
+    case PROP_ROI_WIDTH:
+      g_value_set_uint (value, s->roi_width);
+      break;
+    case PROP_ROI_HEIGHT:
+      g_value_set_uint (value, s->roi_height);
+      break;
+    case PROP_POST_MESSAGES:
+      g_value_set_boolean (value, s->post_messages);
+      break;
+    case PROP_INTERVAL:
+      g_value_set_uint64 (value, s->interval);
+      break;
+    case PROP_ATTACH_META:
+      g_value_set_boolean (value, s->attach_meta);
+      break;
+    case PROP_LOW_THRESHOLD:
+      g_value_set_uint (value, s->low_threshold);
+      break;
+    case PROP_HIGH_THRESHOLD:
+      g_value_set_uint (value, s->high_threshold);
+      break;
+    case PROP_TARGET_MEAN:
+      g_value_set_uint (value, s->target_mean);
+      break;
+    case PROP_DEVICE_ID:
+      g_value_set_int (value, self->device_id);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static gboolean
+gst_hip_histogram_start (GstBaseTransform * trans)
+{
+  GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
+  gint device_id;
+
+  GST_OBJECT_LOCK (self);
+  device_id = self->device_id;
+  GST_OBJECT_UNLOCK (self);
+  self->last_post = GST_CLOCK_TIME_NONE;
+  return gst_hip_device_open (&self->device, GST_ELEMENT (self), device_id);
+}
+
+static gboolean
+gst_hip_histogram_stop (GstBaseTransform * trans)
+{
+  GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
+
+  gst_hip_device_free (&self->device, &self->src);
+  gst_hip_device_free (&self->device, &self->counts);
+  gst_hip_device_free_host (&self->device, &self->host_counts);
+  gst_hip_device_close (&self->device);
+  return TRUE;
+}
+
+static gboolean
+gst_hip_histogram_sink_event (GstBaseTransform * trans, GstEvent * event)
+{
+  GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
+
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
+    self->last_post = GST_CLOCK_TIME_NONE;
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
+}
+
+/* Adds a channel fed by @comp of the format to its plane's taps. */
+static void
+add_tap (GstHipHistogram * self, const GstVideoInfo * info, guint comp,
+    const gchar * name)
+{
+  HipfHistogramFrame *f = &self->frame;
+  HipfHistogramPlane *pl = &f->planes[GST_VIDEO_INFO_COMP_PLANE (info, comp)];
+
+  pl->tap_offset[pl->n_taps] = GST_VIDEO_INFO_COMP_POFFSET (info, comp);
+  pl->tap_channel[pl->n_taps] = f->n_channels;
+  pl->n_taps++;
+  self->channel_names[f->n_channels++] = name;
+}
+
+static gboolean
+gst_hip_histogram_set_info (GstVideoFilter * filter, GstCaps * incaps,
+    GstVideoInfo * in_info, GstCaps * outcaps, GstVideoInfo * out_info)
+{
+  GstHipHistogram *self = GST_HIP_HISTOGRAM (filter);
+  HipfHistogramFrame *f = &self->frame;
+  guint p;
+
+  gst_hip_video_layout_init (&self->layout, in_info);
+  memset (f, 0, sizeof (*f));
+  f->n_planes = self->layout.n_planes;
+  for (p = 0; p < self->layout.n_planes; p++) {
+    f->planes[p].offset = self->layout.planes[p].offset;
+    f->planes[p].width = self->layout.planes[p].width;
+    f->planes[p].height = self->layout.planes[p].height;
+    f->planes[p].pixel_stride = self->layout.planes[p].channels;
+    f->planes[p].luma_channel = -1;
+  }
+
+  if (GST_VIDEO_INFO_IS_RGB (in_info)) {
+    HipfHistogramPlane *pl = &f->planes[0];
+
+    add_tap (self, in_info, GST_VIDEO_COMP_R, "red");
+    add_tap (self, in_info, GST_VIDEO_COMP_G, "green");
+    add_tap (self, in_info, GST_VIDEO_COMP_B, "blue");
+    if (GST_VIDEO_INFO_HAS_ALPHA (in_info))
+      add_tap (self, in_info, GST_VIDEO_COMP_A, "alpha");
+    pl->luma_channel = f->n_channels;
+    pl->rgb_offset[0] = GST_VIDEO_INFO_COMP_POFFSET (in_info, GST_VIDEO_COMP_R);
+    pl->rgb_offset[1] = GST_VIDEO_INFO_COMP_POFFSET (in_info, GST_VIDEO_COMP_G);
+    pl->rgb_offset[2] = GST_VIDEO_INFO_COMP_POFFSET (in_info, GST_VIDEO_COMP_B);
+    self->luma_channel = f->n_channels;
+    self->channel_names[f->n_channels++] = "luma";
+  } else {
+    self->luma_channel = 0;
+    add_tap (self, in_info, GST_VIDEO_COMP_Y, "luma");
+    if (GST_VIDEO_INFO_IS_YUV (in_info)) {
+      add_tap (self, in_info, GST_VIDEO_COMP_U, "u");
+      add_tap (self, in_info, GST_VIDEO_COMP_V, "v");
+    }
+  }
+
+  return gst_hip_device_bind (&self->device)
+      && gst_hip_device_alloc (&self->device, &self->src, self->layout.size,
+      "input frame")
+      && gst_hip_device_alloc (&self->device, &self->counts,
+      f->n_channels * HIPF_HISTOGRAM_VALUES * sizeof (guint32), "histograms")
+      && gst_hip_device_alloc_host (&self->device, &self->host_counts,
+      f->n_channels * HIPF_HISTOGRAM_VALUES * sizeof (guint32), "histograms");
+}
+
+/* The region of interest, given in luma samples, on each plane. */
+static void
+apply_roi (HipfHistogramFrame * f, const GstHipVideoLayout * layout,
+    const Settings * s)
+{
+  guint p;
+
+  for (p = 0; p < (guint) f->n_planes; p++) {
+    HipfHistogramPlane *pl = &f->planes[p];
+    const GstHipPlane *lp = &layout->planes[p];
+    /* Extent in luma samples, clamped to the frame, then every chroma
+     * sample the region touches. */
+    guint64 w = (guint64) layout->planes[0].width;
+    guint64 h = (guint64) layout->planes[0].height;
+    guint64 x0 = MIN (s->roi_x, w), y0 = MIN (s->roi_y, h);
+    guint64 x1 = s->roi_width ? MIN (x0 + s->roi_width, w) : w;
+    guint64 y1 = s->roi_height ? MIN (y0 + s->roi_height, h) : h;
+    gint px0 = x0 >> lp->w_sub, py0 = y0 >> lp->h_sub;
+    gint px1 = (x1 + (1 << lp->w_sub) - 1) >> lp->w_sub;
+    gint py1 = (y1 + (1 << lp->h_sub) - 1) >> lp->h_sub;
+
+    pl->roi_x = px0;
+    pl->roi_y = py0;
+    pl->roi_width = x1 > x0 ? px1 - px0 : 0;
+    pl->roi_height = y1 > y0 ? py1 - py0 : 0;
+  }
+}
+
+static GValue *
+append_value (GValue * array, GType type)
+{
+  GValue v = G_VALUE_INIT;
+
+  g_value_init (&v, type);
+  gst_value_array_append_and_take_value (array, &v);
+  return (GValue *) gst_value_array_get_value (array,
+      gst_value_array_get_size (array) - 1);
+}
+
+/* The histograms at the requested bins and the luma statistics. */
+static GstStructure *
+build_report (GstHipHistogram * self, const guint32 * counts,
+    const Settings * s, GstBuffer * buf)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstClockTime ts = GST_BUFFER_PTS (buf);
+  const guint32 *luma = counts + self->luma_channel * HIPF_HISTOGRAM_VALUES;
+  guint n = self->frame.n_channels, c, v;
+  GValue channels = G_VALUE_INIT, histograms = G_VALUE_INIT;
+  guint64 pixels = 0, low = 0, high = 0, acc = 0;
+  gdouble sum = 0, sq = 0, mean = 0, stddev = 0;
+  guint median = 0, min = 0, max = 0;
+  gboolean seen = FALSE;
+  GstStructure *st;
+
+  g_value_init (&channels, GST_TYPE_ARRAY);
+  g_value_init (&histograms, GST_TYPE_ARRAY);
+  for (c = 0; c < n; c++) {
+    const guint32 *hist = counts + c * HIPF_HISTOGRAM_VALUES;
+    GValue *bins = append_value (&histograms, GST_TYPE_ARRAY);
+    guint32 binned[HIPF_HISTOGRAM_VALUES] = { 0 };
+    guint b;
+
+    g_value_set_static_string (append_value (&channels, G_TYPE_STRING),
+        self->channel_names[c]);
+    for (v = 0; v < HIPF_HISTOGRAM_VALUES; v++)
+      binned[v * s->bins / HIPF_HISTOGRAM_VALUES] += hist[v];
+    for (b = 0; b < s->bins; b++)
+      g_value_set_uint (append_value (bins, G_TYPE_UINT), binned[b]);
+  }
+
+  for (v = 0; v < HIPF_HISTOGRAM_VALUES; v++) {
+    pixels += luma[v];
+    sum += (gdouble) v * luma[v];
+    if (luma[v] && !seen) {
+      min = v;
+      seen = TRUE;
+    }
+    if (luma[v])
+      max = v;
+    if (v <= s->low_threshold)
+      low += luma[v];
+    if (v >= s->high_threshold)
+      high += luma[v];
+  }
+  if (pixels) {
+    mean = sum / pixels;
+    for (v = 0; v < HIPF_HISTOGRAM_VALUES; v++)
+      sq += luma[v] * (v - mean) * (v - mean);
+    stddev = sqrt (sq / pixels);
+    /* Lower median: the smallest value with half the samples at or below. */
+    for (v = 0; v < HIPF_HISTOGRAM_VALUES; v++) {
+      acc += luma[v];
+      if (2 * acc >= pixels) {
+        median = v;
+        break;
+      }
+    }
+  }
+
+  st = gst_structure_new ("hiphistogram",
+      "timestamp", G_TYPE_UINT64, ts,
+      "stream-time", G_TYPE_UINT64,
+      gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME, ts),
+      "running-time", G_TYPE_UINT64,
+      gst_segment_to_running_time (&trans->segment, GST_FORMAT_TIME, ts),
+      "duration", G_TYPE_UINT64, GST_BUFFER_DURATION (buf), NULL);
+  gst_structure_take_value (st, "channels", &channels);
+  gst_structure_take_value (st, "histograms", &histograms);
+  gst_structure_set (st,
+      "pixels", G_TYPE_UINT64, pixels,
+      "mean", G_TYPE_DOUBLE, mean,
+      "stddev", G_TYPE_DOUBLE, stddev,
+      "median", G_TYPE_UINT, median,
+      "min", G_TYPE_UINT, min,
+      "max", G_TYPE_UINT, max,
+      "clipped-low", G_TYPE_DOUBLE, pixels ? (gdouble) low / pixels : 0.0,
+      "clipped-high", G_TYPE_DOUBLE, pixels ? (gdouble) high / pixels : 0.0,
+      /* A black frame reads as mean 1 so the correction stays finite. */
+      "ev-correction", G_TYPE_DOUBLE,
+      log2 (s->target_mean / MAX (mean, 1.0)), NULL);
+  return st;
+}
+
+static gboolean
+copy_field (GQuark field, const GValue * value, gpointer dest)
+{
+  gst_structure_id_set_value (dest, field, value);
+  return TRUE;
+}
+
+static gboolean
+interval_elapsed (GstHipHistogram * self, const Settings * s,
+    GstClockTime running_time)
+{
+  if (s->interval == 0 || !GST_CLOCK_TIME_IS_VALID (running_time))
+    return TRUE;
+  if (GST_CLOCK_TIME_IS_VALID (self->last_post)
+      && running_time < self->last_post + s->interval
+      && running_time >= self->last_post)
+    return FALSE;
+  self->last_post = running_time;
+  return TRUE;
+}
+
+static GstFlowReturn
+gst_hip_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
+{
+  GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
+  GstVideoFilter *filter = GST_VIDEO_FILTER (trans);
+  GstHipDevice *dev = &self->device;
+  HipfHistogramFrame frame = self->frame;
+  GstVideoFrame vframe;
+  GstStructure *report;
+  GstClockTime running_time;
+  Settings s;
+  gboolean ok;
+
+  if (!filter->negotiated) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL), ("not negotiated"));
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+
+  GST_OBJECT_LOCK (self);
+  s = self->settings;
+  GST_OBJECT_UNLOCK (self);
+  if (!s.post_messages && !s.attach_meta)
+    return GST_FLOW_OK;
+
+  /* Read only: the frame is never written, so never copied. */
+  if (!gst_video_frame_map (&vframe, &filter->in_info, buf, GST_MAP_READ)) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT, (NULL),
+        ("buffer of %" G_GSIZE_FORMAT " bytes does not hold a frame of the "
+            "negotiated caps", gst_buffer_get_size (buf)));
+    return GST_FLOW_ERROR;
+  }
+  apply_roi (&frame, &self->layout, &s);
+  ok = gst_hip_device_bind (dev)
+      && gst_hip_video_upload (dev, &self->layout, &vframe, self->src.ptr)
+      && gst_hip_device_launched (dev, hipf_histogram (&dev->limits, &frame,
+          self->src.ptr, self->counts.ptr, dev->stream), "hipf_histogram")
+      && gst_hip_device_copy (dev, self->host_counts.ptr, self->counts.ptr,
+      frame.n_channels * HIPF_HISTOGRAM_VALUES * sizeof (guint32),
+      hipMemcpyDeviceToHost)
+      && gst_hip_device_synchronize (dev);
+  gst_video_frame_unmap (&vframe);
+  if (!ok)
+    return GST_FLOW_ERROR;
+
+  report = build_report (self, self->host_counts.ptr, &s, buf);
+  if (s.attach_meta && gst_buffer_is_writable (buf)) {
+    GstCustomMeta *meta =
+        gst_buffer_add_custom_meta (buf, GST_HIP_HISTOGRAM_META_NAME);
+    gst_structure_foreach (report, copy_field,
+        gst_custom_meta_get_structure (meta));
+  }
+  gst_structure_get_uint64 (report, "running-time", &running_time);
+  if (s.post_messages && interval_elapsed (self, &s, running_time))
+    gst_element_post_message (GST_ELEMENT (self),
+        gst_message_new_element (GST_OBJECT (self), report));
+  else
+    gst_structure_free (report);
+  return GST_FLOW_OK;
+}
+
+static void
+gst_hip_histogram_class_init (GstHipHistogramClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstVideoFilterClass *filter_class = GST_VIDEO_FILTER_CLASS (klass);
+  const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS;
+  const GParamFlags live = flags | GST_PARAM_MUTABLE_PLAYING;
+  static const gchar *tags[] = { NULL };
+
+  gobject_class->set_property = gst_hip_histogram_set_property;
+  gobject_class->get_property = gst_hip_histogram_get_property;
+
+  g_object_class_install_property (gobject_class, PROP_BINS,
+      g_param_spec_uint ("bins", "Bins",
+          "Bins per channel: sample v counts in bin v * bins / 256",
+          1, HIPF_HISTOGRAM_VALUES, DEFAULT_BINS, live));
+  g_object_class_install_property (gobject_class, PROP_ROI_X,
+      g_param_spec_uint ("roi-x", "ROI x",
+          "Left edge of the region counted, in luma samples", 0, G_MAXINT, 0,
+          live));
+  g_object_class_install_property (gobject_class, PROP_ROI_Y,
+      g_param_spec_uint ("roi-y", "ROI y",
+          "Top edge of the region counted, in luma samples", 0, G_MAXINT, 0,
+          live));
+  g_object_class_install_property (gobject_class, PROP_ROI_WIDTH,
+      g_param_spec_uint ("roi-width", "ROI width",
+          "Width of the region counted, in luma samples; 0 reaches the right "
+          "edge of the frame", 0, G_MAXINT, 0, live));
+  g_object_class_install_property (gobject_class, PROP_ROI_HEIGHT,
+      g_param_spec_uint ("roi-height", "ROI height",
+          "Height of the region counted, in luma samples; 0 reaches the "
+          "bottom edge of the frame", 0, G_MAXINT, 0, live));
+  g_object_class_install_property (gobject_class, PROP_POST_MESSAGES,
+      g_param_spec_boolean ("post-messages", "Post messages",
+          "Post a hiphistogram element message on the bus",
+          DEFAULT_POST_MESSAGES, live));
+  g_object_class_install_property (gobject_class, PROP_INTERVAL,
+      g_param_spec_uint64 ("interval", "Interval",
+          "Least running time between two messages in nanoseconds; each "
+          "carries the latest frame's histograms. 0 posts one per frame",
+          0, G_MAXUINT64, DEFAULT_INTERVAL, live));
+  g_object_class_install_property (gobject_class, PROP_ATTACH_META,
+      g_param_spec_boolean ("attach-meta", "Attach meta",
+          "Attach a " GST_HIP_HISTOGRAM_META_NAME " to every buffer",
+          DEFAULT_ATTACH_META, live));
+  g_object_class_install_property (gobject_class, PROP_LOW_THRESHOLD,
+      g_param_spec_uint ("low-threshold", "Low threshold",
+          "Luma at or below which a sample counts as clipped-low", 0,
+          MAX_SAMPLE, DEFAULT_LOW_THRESHOLD, live));
+  g_object_class_install_property (gobject_class, PROP_HIGH_THRESHOLD,
+      g_param_spec_uint ("high-threshold", "High threshold",
+          "Luma at or above which a sample counts as clipped-high", 0,
+          MAX_SAMPLE, DEFAULT_HIGH_THRESHOLD, live));
+  g_object_class_install_property (gobject_class, PROP_TARGET_MEAN,
+      g_param_spec_uint ("target-mean", "Target mean",
+          "Mean luma of a well exposed frame, for ev-correction", 1,
+          MAX_SAMPLE, DEFAULT_TARGET_MEAN, live));
+  g_object_class_install_property (gobject_class, PROP_DEVICE_ID,
+      g_param_spec_int ("device-id", "Device ID",
+          "HIP device to run on; -1 uses the default device", -1, G_MAXINT16,
+          GST_HIP_DEVICE_ID_DEFAULT, flags | GST_PARAM_MUTABLE_READY));
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_element_class_set_static_metadata (element_class, "HIP histogram",
+      "Filter/Analyzer/Video",
+      "Per-frame histograms and exposure statistics counted on a HIP device",
+      "gst-hip-filters contributors");
+
+  trans_class->start = GST_DEBUG_FUNCPTR (gst_hip_histogram_start);
+  trans_class->stop = GST_DEBUG_FUNCPTR (gst_hip_histogram_stop);
+  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_hip_histogram_sink_event);
+  trans_class->transform_ip =
+      GST_DEBUG_FUNCPTR (gst_hip_histogram_transform_ip);
+  trans_class->transform_ip_on_passthrough = TRUE;
+  filter_class->set_info = GST_DEBUG_FUNCPTR (gst_hip_histogram_set_info);
+
+  gst_meta_register_custom (GST_HIP_HISTOGRAM_META_NAME, tags, NULL, NULL,
+      NULL);
+  GST_DEBUG_CATEGORY_INIT (gst_hip_histogram_debug, "hiphistogram", 0,
+      "HIP histogram");
+}
+
+static void
+gst_hip_histogram_init (GstHipHistogram * self)
+{
+  Settings *s = &self->settings;
+
+  s->bins = DEFAULT_BINS;
+  s->post_messages = DEFAULT_POST_MESSAGES;
+  s->interval = DEFAULT_INTERVAL;
+  s->attach_meta = DEFAULT_ATTACH_META;
+  s->low_threshold = DEFAULT_LOW_THRESHOLD;
+  s->high_threshold = DEFAULT_HIGH_THRESHOLD;
+  s->target_mean = DEFAULT_TARGET_MEAN;
+  self->device_id = GST_HIP_DEVICE_ID_DEFAULT;
+  gst_base_transform_set_in_place (GST_BASE_TRANSFORM (self), TRUE);
+}
