@@ -69,15 +69,20 @@ typedef struct
   guint low_threshold, high_threshold, target_mean;
 } Settings;
 
+/* A GstBaseTransform rather than a GstVideoFilter: frames are only read, and
+ * GstVideoFilter would map them writable (copying shared memory) and stop
+ * calling transform_ip in passthrough. */
 struct _GstHipHistogram
 {
-  GstVideoFilter parent;
+  GstBaseTransform parent;
 
   Settings settings;            /* under the object lock */
   gint device_id;
 
   /* streaming state */
   GstHipDevice device;
+  GstVideoInfo info;
+  gboolean negotiated;
   GstHipVideoLayout layout;
   HipfHistogramFrame frame;     /* channels of the format, ROI unset */
   const gchar *channel_names[HIPF_HISTOGRAM_MAX_CHANNELS];
@@ -89,7 +94,7 @@ struct _GstHipHistogram
 };
 
 #define gst_hip_histogram_parent_class parent_class
-G_DEFINE_TYPE (GstHipHistogram, gst_hip_histogram, GST_TYPE_VIDEO_FILTER);
+G_DEFINE_TYPE (GstHipHistogram, gst_hip_histogram, GST_TYPE_BASE_TRANSFORM);
 GST_ELEMENT_REGISTER_DEFINE (hiphistogram, "hiphistogram", GST_RANK_NONE,
     GST_TYPE_HIP_HISTOGRAM);
 
@@ -219,6 +224,7 @@ gst_hip_histogram_start (GstBaseTransform * trans)
   device_id = self->device_id;
   GST_OBJECT_UNLOCK (self);
   self->last_post = GST_CLOCK_TIME_NONE;
+  self->negotiated = FALSE;
   return gst_hip_device_open (&self->device, GST_ELEMENT (self), device_id);
 }
 
@@ -234,6 +240,20 @@ gst_hip_histogram_stop (GstBaseTransform * trans)
   return TRUE;
 }
 
+/* Upstream may send frames with any strides: they are read through the
+ * video meta. */
+static gboolean
+gst_hip_histogram_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query)
+{
+  if (!GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
+          decide_query, query))
+    return FALSE;
+  if (!gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL))
+    gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  return TRUE;
+}
+
 static gboolean
 gst_hip_histogram_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
@@ -244,61 +264,21 @@ gst_hip_histogram_sink_event (GstBaseTransform * trans, GstEvent * event)
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
 }
 
-/* Adds a channel fed by @comp of the format to its plane's taps. */
-static void
-add_tap (GstHipHistogram * self, const GstVideoInfo * info, guint comp,
-    const gchar * name)
-{
-  HipfHistogramFrame *f = &self->frame;
-  HipfHistogramPlane *pl = &f->planes[GST_VIDEO_INFO_COMP_PLANE (info, comp)];
-
-  pl->tap_offset[pl->n_taps] = GST_VIDEO_INFO_COMP_POFFSET (info, comp);
-  pl->tap_channel[pl->n_taps] = f->n_channels;
-  pl->n_taps++;
-  self->channel_names[f->n_channels++] = name;
-}
-
 static gboolean
-gst_hip_histogram_set_info (GstVideoFilter * filter, GstCaps * incaps,
-    GstVideoInfo * in_info, GstCaps * outcaps, GstVideoInfo * out_info)
+gst_hip_histogram_set_caps (GstBaseTransform * trans, GstCaps * incaps,
+    GstCaps * outcaps)
 {
-  GstHipHistogram *self = GST_HIP_HISTOGRAM (filter);
+  GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
   HipfHistogramFrame *f = &self->frame;
-  guint p;
 
-  gst_hip_video_layout_init (&self->layout, in_info);
-  memset (f, 0, sizeof (*f));
-  f->n_planes = self->layout.n_planes;
-  for (p = 0; p < self->layout.n_planes; p++) {
-    f->planes[p].offset = self->layout.planes[p].offset;
-    f->planes[p].width = self->layout.planes[p].width;
-    f->planes[p].height = self->layout.planes[p].height;
-    f->planes[p].pixel_stride = self->layout.planes[p].channels;
-    f->planes[p].luma_channel = -1;
+  self->negotiated = FALSE;
+  if (!gst_video_info_from_caps (&self->info, incaps)) {
+    GST_ERROR_OBJECT (self, "invalid caps %" GST_PTR_FORMAT, incaps);
+    return FALSE;
   }
-
-  if (GST_VIDEO_INFO_IS_RGB (in_info)) {
-    HipfHistogramPlane *pl = &f->planes[0];
-
-    add_tap (self, in_info, GST_VIDEO_COMP_R, "red");
-    add_tap (self, in_info, GST_VIDEO_COMP_G, "green");
-    add_tap (self, in_info, GST_VIDEO_COMP_B, "blue");
-    if (GST_VIDEO_INFO_HAS_ALPHA (in_info))
-      add_tap (self, in_info, GST_VIDEO_COMP_A, "alpha");
-    pl->luma_channel = f->n_channels;
-    pl->rgb_offset[0] = GST_VIDEO_INFO_COMP_POFFSET (in_info, GST_VIDEO_COMP_R);
-    pl->rgb_offset[1] = GST_VIDEO_INFO_COMP_POFFSET (in_info, GST_VIDEO_COMP_G);
-    pl->rgb_offset[2] = GST_VIDEO_INFO_COMP_POFFSET (in_info, GST_VIDEO_COMP_B);
-    self->luma_channel = f->n_channels;
-    self->channel_names[f->n_channels++] = "luma";
-  } else {
-    self->luma_channel = 0;
-    add_tap (self, in_info, GST_VIDEO_COMP_Y, "luma");
-    if (GST_VIDEO_INFO_IS_YUV (in_info)) {
-      add_tap (self, in_info, GST_VIDEO_COMP_U, "u");
-      add_tap (self, in_info, GST_VIDEO_COMP_V, "v");
-    }
-  }
+  gst_hip_video_layout_init (&self->layout, &self->info);
+  gst_hip_video_histogram_init (f, self->channel_names, &self->luma_channel,
+      &self->info, &self->layout);
 
   return gst_hip_device_bind (&self->device)
       && gst_hip_device_alloc (&self->device, &self->src, self->layout.size,
@@ -306,7 +286,8 @@ gst_hip_histogram_set_info (GstVideoFilter * filter, GstCaps * incaps,
       && gst_hip_device_alloc (&self->device, &self->counts,
       f->n_channels * HIPF_HISTOGRAM_VALUES * sizeof (guint32), "histograms")
       && gst_hip_device_alloc_host (&self->device, &self->host_counts,
-      f->n_channels * HIPF_HISTOGRAM_VALUES * sizeof (guint32), "histograms");
+      f->n_channels * HIPF_HISTOGRAM_VALUES * sizeof (guint32), "histograms")
+      && (self->negotiated = TRUE);
 }
 
 /* The region of interest, given in luma samples, on each plane. */
@@ -458,7 +439,6 @@ static GstFlowReturn
 gst_hip_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
 {
   GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
-  GstVideoFilter *filter = GST_VIDEO_FILTER (trans);
   GstHipDevice *dev = &self->device;
   HipfHistogramFrame frame = self->frame;
   GstVideoFrame vframe;
@@ -467,7 +447,7 @@ gst_hip_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   Settings s;
   gboolean ok;
 
-  if (!filter->negotiated) {
+  if (!self->negotiated) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL), ("not negotiated"));
     return GST_FLOW_NOT_NEGOTIATED;
   }
@@ -479,7 +459,7 @@ gst_hip_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
     return GST_FLOW_OK;
 
   /* Read only: the frame is never written, so never copied. */
-  if (!gst_video_frame_map (&vframe, &filter->in_info, buf, GST_MAP_READ)) {
+  if (!gst_video_frame_map (&vframe, &self->info, buf, GST_MAP_READ)) {
     GST_ELEMENT_ERROR (self, STREAM, FORMAT, (NULL),
         ("buffer of %" G_GSIZE_FORMAT " bytes does not hold a frame of the "
             "negotiated caps", gst_buffer_get_size (buf)));
@@ -520,7 +500,6 @@ gst_hip_histogram_class_init (GstHipHistogramClass * klass)
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
-  GstVideoFilterClass *filter_class = GST_VIDEO_FILTER_CLASS (klass);
   const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS;
   const GParamFlags live = flags | GST_PARAM_MUTABLE_PLAYING;
   static const gchar *tags[] = { NULL };
@@ -588,10 +567,12 @@ gst_hip_histogram_class_init (GstHipHistogramClass * klass)
   trans_class->start = GST_DEBUG_FUNCPTR (gst_hip_histogram_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_hip_histogram_stop);
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_hip_histogram_sink_event);
+  trans_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_hip_histogram_propose_allocation);
   trans_class->transform_ip =
       GST_DEBUG_FUNCPTR (gst_hip_histogram_transform_ip);
   trans_class->transform_ip_on_passthrough = TRUE;
-  filter_class->set_info = GST_DEBUG_FUNCPTR (gst_hip_histogram_set_info);
+  trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_hip_histogram_set_caps);
 
   gst_meta_register_custom (GST_HIP_HISTOGRAM_META_NAME, tags, NULL, NULL,
       NULL);

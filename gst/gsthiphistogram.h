@@ -5,14 +5,14 @@
 #ifndef __GST_HIP_HISTOGRAM_H__
 #define __GST_HIP_HISTOGRAM_H__
 
-#include <gst/video/gstvideofilter.h>
+#include <gst/base/gstbasetransform.h>
 #include "gsthipvideo.h"
 
 G_BEGIN_DECLS
 
 #define GST_TYPE_HIP_HISTOGRAM (gst_hip_histogram_get_type ())
 G_DECLARE_FINAL_TYPE (GstHipHistogram, gst_hip_histogram, GST, HIP_HISTOGRAM,
-    GstVideoFilter);
+    GstBaseTransform);
 
 /* Name of the custom meta every buffer gets; its structure holds the same
  * fields as the element message. */

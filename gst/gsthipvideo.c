@@ -79,3 +79,57 @@ gst_hip_video_download (GstHipDevice * dev, const GstHipVideoLayout * layout,
   }
   return TRUE;
 }
+
+/* Adds a channel fed by component @comp to its plane's taps. */
+static void
+add_tap (HipfHistogramFrame * f, const gchar ** names,
+    const GstVideoInfo * info, guint comp, const gchar * name)
+{
+  HipfHistogramPlane *pl = &f->planes[GST_VIDEO_INFO_COMP_PLANE (info, comp)];
+
+  pl->tap_offset[pl->n_taps] = GST_VIDEO_INFO_COMP_POFFSET (info, comp);
+  pl->tap_channel[pl->n_taps] = f->n_channels;
+  pl->n_taps++;
+  names[f->n_channels++] = name;
+}
+
+void
+gst_hip_video_histogram_init (HipfHistogramFrame * f, const gchar ** names,
+    guint * luma_channel, const GstVideoInfo * info,
+    const GstHipVideoLayout * layout)
+{
+  guint p;
+
+  memset (f, 0, sizeof (*f));
+  f->n_planes = layout->n_planes;
+  for (p = 0; p < layout->n_planes; p++) {
+    f->planes[p].offset = layout->planes[p].offset;
+    f->planes[p].width = layout->planes[p].width;
+    f->planes[p].height = layout->planes[p].height;
+    f->planes[p].pixel_stride = layout->planes[p].channels;
+    f->planes[p].luma_channel = -1;
+  }
+
+  if (GST_VIDEO_INFO_IS_RGB (info)) {
+    HipfHistogramPlane *pl = &f->planes[0];
+
+    add_tap (f, names, info, GST_VIDEO_COMP_R, "red");
+    add_tap (f, names, info, GST_VIDEO_COMP_G, "green");
+    add_tap (f, names, info, GST_VIDEO_COMP_B, "blue");
+    if (GST_VIDEO_INFO_HAS_ALPHA (info))
+      add_tap (f, names, info, GST_VIDEO_COMP_A, "alpha");
+    pl->luma_channel = f->n_channels;
+    pl->rgb_offset[0] = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_R);
+    pl->rgb_offset[1] = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_G);
+    pl->rgb_offset[2] = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_B);
+    *luma_channel = f->n_channels;
+    names[f->n_channels++] = "luma";
+  } else {
+    *luma_channel = 0;
+    add_tap (f, names, info, GST_VIDEO_COMP_Y, "luma");
+    if (GST_VIDEO_INFO_IS_YUV (info)) {
+      add_tap (f, names, info, GST_VIDEO_COMP_U, "u");
+      add_tap (f, names, info, GST_VIDEO_COMP_V, "v");
+    }
+  }
+}

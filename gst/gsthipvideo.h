@@ -41,6 +41,12 @@ gboolean gst_hip_video_download (GstHipDevice * dev,
     const GstHipVideoLayout * layout, const guint8 * device,
     GstVideoFrame * frame);
 
+/* The histogram channels of the format, in the order the elements report
+ * them, with the region of interest left unset. */
+void gst_hip_video_histogram_init (HipfHistogramFrame * frame,
+    const gchar ** names, guint * luma_channel, const GstVideoInfo * info,
+    const GstHipVideoLayout * layout);
+
 G_END_DECLS
 
 #endif /* __GST_HIP_VIDEO_H__ */

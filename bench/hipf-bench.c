@@ -1,0 +1,509 @@
+/* gst-hip-filters
+ * Copyright (C) 2026 gst-hip-filters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Benchmark: kernel times on device-resident frames next to a device copy
+ * of the same frame, element throughput through real pipelines, and the
+ * CPU reference on the same frames. Prints one table and writes it as CSV.
+ *
+ *   hipf-bench [--quick] [--csv FILE] [--runs N]
+ *
+ * --quick runs the CPU rows only, on small frames, so CI keeps it working
+ * without a GPU.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gst/gst.h>
+#include <gst/app/gstappsrc.h>
+#include <gst/video/video.h>
+
+#include "hipf-kernels.h"
+#include "gsthipvideo.h"
+#include "reference.h"
+
+#define ROTATION 4              /* input frames cycled so L2 cannot flatter */
+
+typedef struct
+{
+  const gchar *what;
+  const gchar *format;
+  gint width, height;
+  const gchar *params;
+  gdouble time_us;              /* median; <0 when not measured */
+  gdouble copy_us;              /* device copy of the same frame, or 0 */
+  gdouble fps;                  /* element rows */
+} Row;
+
+static GArray *rows;
+static gint n_runs = 50;
+
+static void
+add_row (const gchar * what, GstVideoFormat format, gint w, gint h,
+    const gchar * params, gdouble time_us, gdouble copy_us, gdouble fps)
+{
+  Row r = { what, gst_video_format_to_string (format), w, h,
+    g_intern_string (params), time_us, copy_us, fps
+  };
+  g_array_append_val (rows, r);
+  if (fps > 0)
+    g_printerr ("  %-10s %-6s %4dx%-4d %-34s %9.1f frames/s\n", what, r.format,
+        w, h, params, fps);
+  else
+    g_printerr ("  %-10s %-6s %4dx%-4d %-34s %9.1f us%s\n", what, r.format, w,
+        h, params, time_us, copy_us > 0 ? g_strdup_printf ("  (%.2fx copy)",
+            time_us / copy_us) : "");
+}
+
+static int
+cmp_double (const void *a, const void *b)
+{
+  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
+  return x < y ? -1 : x > y;
+}
+
+static gdouble
+median (gdouble * v, gint n)
+{
+  qsort (v, n, sizeof (gdouble), cmp_double);
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void
+fill_random (guint8 * data, gsize size, guint32 seed)
+{
+  GRand *rand = g_rand_new_with_seed (seed);
+  gsize i;
+
+  for (i = 0; i + 4 <= size; i += 4) {
+    guint32 v = g_rand_int (rand);
+    memcpy (data + i, &v, 4);
+  }
+  for (; i < size; i++)
+    data[i] = g_rand_int (rand);
+  g_rand_free (rand);
+}
+
+/* ---- device-only rows ---------------------------------------------------- */
+
+#define CHECK(call) G_STMT_START {                                        \
+  hipError_t _e = (call);                                                 \
+  if (_e != hipSuccess) {                                                 \
+    g_printerr ("%s failed: %s\n", #call, hipGetErrorString (_e));       \
+    exit (1);                                                             \
+  }                                                                       \
+} G_STMT_END
+
+typedef struct
+{
+  GstVideoInfo info;
+  GstHipVideoLayout layout;
+  guint8 *src[ROTATION], *dst;
+  void *scratch;
+  guint32 *counts;
+  hipStream_t stream;
+  hipEvent_t start, stop;
+} DevFrame;
+
+static void
+dev_frame_init (DevFrame * f, GstVideoFormat format, gint w, gint h,
+    const HipfDeviceLimits * limits, gboolean constant)
+{
+  guint8 *host;
+  guint p, i;
+  gsize scratch = 0;
+
+  memset (f, 0, sizeof (*f));
+  gst_video_info_set_format (&f->info, format, w, h);
+  gst_hip_video_layout_init (&f->layout, &f->info);
+  for (p = 0; p < f->layout.n_planes; p++) {
+    const GstHipPlane *pl = &f->layout.planes[p];
+    HipfBoxBlurPlane bp = { pl->width, pl->height, pl->channels, 0, 0,
+      HIPF_BORDER_ZERO
+    };
+    scratch = MAX (scratch, hipf_box_blur_scratch_size (limits, &bp));
+  }
+  host = g_malloc (f->layout.size);
+  CHECK (hipStreamCreateWithFlags (&f->stream, hipStreamNonBlocking));
+  for (i = 0; i < ROTATION; i++) {
+    CHECK (hipMalloc ((void **) &f->src[i], f->layout.size));
+    if (constant)
+      memset (host, 97, f->layout.size);
+    else
+      fill_random (host, f->layout.size, 1234 + i);
+    CHECK (hipMemcpyAsync (f->src[i], host, f->layout.size,
+            hipMemcpyHostToDevice, f->stream));
+    CHECK (hipStreamSynchronize (f->stream));
+  }
+  CHECK (hipMalloc ((void **) &f->dst, f->layout.size));
+  CHECK (hipMalloc (&f->scratch, scratch));
+  CHECK (hipMalloc ((void **) &f->counts, HIPF_HISTOGRAM_MAX_CHANNELS *
+          HIPF_HISTOGRAM_VALUES * sizeof (guint32)));
+  CHECK (hipEventCreateWithFlags (&f->start, hipEventDefault));
+  CHECK (hipEventCreateWithFlags (&f->stop, hipEventDefault));
+  g_free (host);
+}
+
+static void
+dev_frame_clear (DevFrame * f)
+{
+  guint i;
+
+  for (i = 0; i < ROTATION; i++)
+    hipFree (f->src[i]);
+  hipFree (f->dst);
+  hipFree (f->scratch);
+  hipFree (f->counts);
+  hipEventDestroy (f->start);
+  hipEventDestroy (f->stop);
+  hipStreamDestroy (f->stream);
+}
+
+typedef struct
+{
+  const HipfDeviceLimits *limits;
+  gint radius;
+  HipfBorderMode border;
+  HipfHistogramFrame hist;
+} OpArgs;
+
+typedef void (*DevOp) (DevFrame * f, const guint8 * src, const OpArgs * a);
+
+static gdouble
+time_op (DevFrame * f, DevOp op, const OpArgs * a)
+{
+  gdouble *t = g_new (gdouble, n_runs);
+  gdouble m;
+  gint i;
+
+  for (i = 0; i < 3; i++)
+    op (f, f->src[i % ROTATION], a);
+  for (i = 0; i < n_runs; i++) {
+    gfloat ms;
+
+    CHECK (hipEventRecord (f->start, f->stream));
+    op (f, f->src[i % ROTATION], a);
+    CHECK (hipEventRecord (f->stop, f->stream));
+    CHECK (hipEventSynchronize (f->stop));
+    CHECK (hipEventElapsedTime (&ms, f->start, f->stop));
+    t[i] = ms * 1000.0;
+  }
+  m = median (t, n_runs);
+  g_free (t);
+  return m;
+}
+
+static void
+op_copy (DevFrame * f, const guint8 * src, const OpArgs * a)
+{
+  CHECK (hipMemcpyAsync (f->dst, src, f->layout.size, hipMemcpyDeviceToDevice,
+          f->stream));
+}
+
+static void
+op_blur (DevFrame * f, const guint8 * src, const OpArgs * a)
+{
+  guint p;
+
+  for (p = 0; p < f->layout.n_planes; p++) {
+    const GstHipPlane *pl = &f->layout.planes[p];
+    HipfBoxBlurPlane bp = { pl->width, pl->height, pl->channels,
+      (a->radius + (1 << pl->w_sub) - 1) >> pl->w_sub,
+      (a->radius + (1 << pl->h_sub) - 1) >> pl->h_sub, a->border
+    };
+
+    CHECK (hipf_box_blur (a->limits, &bp, src + pl->offset, pl->pitch,
+            f->dst + pl->offset, pl->pitch, f->scratch, f->stream));
+  }
+}
+
+static void
+op_histogram (DevFrame * f, const guint8 * src, const OpArgs * a)
+{
+  CHECK (hipf_histogram (a->limits, &a->hist, src, f->counts, f->stream));
+}
+
+static const gchar *border_nicks[] = { "zero", "clamp", "mirror", "wrap",
+  "valid"
+};
+
+static void
+bench_device (GstVideoFormat format, gint w, gint h, gboolean all_modes,
+    const HipfDeviceLimits * limits)
+{
+  static const gint radii[] = { 1, 6, 50, 200 };
+  DevFrame f;
+  OpArgs a = { limits };
+  const gchar *names[HIPF_HISTOGRAM_MAX_CHANNELS];
+  guint luma, r, m, p;
+  gdouble copy;
+  gint constant;
+
+  for (constant = 0; constant < 2; constant++) {
+    dev_frame_init (&f, format, w, h, limits, constant);
+    copy = time_op (&f, op_copy, &a);
+    if (!constant)
+      add_row ("copy", format, w, h, "device to device", copy, 0, 0);
+    gst_hip_video_histogram_init (&a.hist, names, &luma, &f.info, &f.layout);
+    for (p = 0; p < (guint) a.hist.n_planes; p++) {
+      a.hist.planes[p].roi_width = a.hist.planes[p].width;
+      a.hist.planes[p].roi_height = a.hist.planes[p].height;
+    }
+    add_row ("histogram", format, w, h, constant ? "constant frame" :
+        "random frame", time_op (&f, op_histogram, &a), copy, 0);
+    if (!constant) {
+      for (r = 0; r < G_N_ELEMENTS (radii); r++)
+        for (m = 0; m < G_N_ELEMENTS (border_nicks); m++) {
+          gchar *params;
+
+          if (!all_modes && m != HIPF_BORDER_MIRROR)
+            continue;
+          a.radius = radii[r];
+          a.border = m;
+          params = g_strdup_printf ("radius %d %s", radii[r], border_nicks[m]);
+          add_row ("blur", format, w, h, params, time_op (&f, op_blur, &a),
+              copy, 0);
+          g_free (params);
+        }
+    }
+    dev_frame_clear (&f);
+  }
+}
+
+/* ---- element rows --------------------------------------------------------- */
+
+static void
+free_pinned (gpointer data)
+{
+  hipHostFree (data);
+}
+
+static gdouble
+bench_element (const gchar * element, GstVideoFormat format, gint w, gint h,
+    gboolean pinned, gint frames)
+{
+  GstVideoInfo info;
+  GstBuffer *pool[ROTATION];
+  GstElement *pipeline, *src;
+  GstBus *bus;
+  GstMessage *msg;
+  gchar *desc;
+  gint64 t0, t1;
+  gint i;
+
+  gst_video_info_set_format (&info, format, w, h);
+  info.fps_n = 30;
+  info.fps_d = 1;
+  for (i = 0; i < ROTATION; i++) {
+    guint8 *data;
+
+    if (pinned) {
+      CHECK (hipHostMalloc ((void **) &data, info.size, hipHostMallocDefault));
+      pool[i] = gst_buffer_new_wrapped_full (0, data, info.size, 0, info.size,
+          data, free_pinned);
+    } else {
+      data = g_malloc (info.size);
+      pool[i] = gst_buffer_new_wrapped (data, info.size);
+    }
+    fill_random (data, info.size, 99 + i);
+  }
+
+  desc = g_strdup_printf ("appsrc name=src format=time is-live=false "
+      "max-buffers=8 block=true ! %s ! fakesink sync=false", element);
+  pipeline = gst_parse_launch (desc, NULL);
+  g_free (desc);
+  src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+  {
+    GstCaps *caps = gst_video_info_to_caps (&info);
+    g_object_set (src, "caps", caps, NULL);
+    gst_caps_unref (caps);
+  }
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+
+  t0 = 0;
+  for (i = 0; i < frames; i++) {
+    GstBuffer *buf = gst_buffer_copy (pool[i % ROTATION]);      /* shares memory */
+
+    GST_BUFFER_PTS (buf) = gst_util_uint64_scale (i, GST_SECOND, 30);
+    GST_BUFFER_DURATION (buf) = GST_SECOND / 30;
+    if (i == 8)                 /* after warm-up: device open, allocations */
+      t0 = g_get_monotonic_time ();
+    if (gst_app_src_push_buffer (GST_APP_SRC (src), buf) != GST_FLOW_OK)
+      break;
+  }
+  gst_app_src_end_of_stream (GST_APP_SRC (src));
+  bus = gst_element_get_bus (pipeline);
+  msg = gst_bus_timed_pop_filtered (bus, GST_CLOCK_TIME_NONE,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  t1 = g_get_monotonic_time ();
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    GError *err;
+    gst_message_parse_error (msg, &err, NULL);
+    g_printerr ("%s: %s\n", element, err->message);
+    g_error_free (err);
+    t1 = t0;
+  }
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (src);
+  gst_object_unref (pipeline);
+  for (i = 0; i < ROTATION; i++)
+    gst_buffer_unref (pool[i]);
+  return t1 > t0 ? (frames - 8) * 1e6 / (t1 - t0) : 0;
+}
+
+/* ---- CPU reference rows ----------------------------------------------------- */
+
+static void
+bench_cpu (GstVideoFormat format, gint w, gint h, gint radius)
+{
+  GstVideoInfo info;
+  GstBuffer *in, *out;
+  GstVideoFrame fi, fo;
+  RefHistogram *hist = g_new (RefHistogram, 1);
+  gchar *params;
+  gint64 t0, t1, t2;
+
+  gst_video_info_set_format (&info, format, w, h);
+  in = gst_buffer_new_allocate (NULL, info.size, NULL);
+  out = gst_buffer_new_allocate (NULL, info.size, NULL);
+  gst_video_frame_map (&fi, &info, in, GST_MAP_READWRITE);
+  gst_video_frame_map (&fo, &info, out, GST_MAP_WRITE);
+  fill_random (GST_VIDEO_FRAME_PLANE_DATA (&fi, 0), info.size, 7);
+  t0 = g_get_monotonic_time ();
+  ref_box_blur_frame (&fi, &fo, radius, radius, REF_BORDER_MIRROR);
+  t1 = g_get_monotonic_time ();
+  ref_histogram_frame (&fi, 0, 0, 0, 0, hist);
+  t2 = g_get_monotonic_time ();
+  params = g_strdup_printf ("cpu reference, radius %d mirror", radius);
+  add_row ("blur", format, w, h, params, (gdouble) (t1 - t0), 0, 0);
+  add_row ("histogram", format, w, h, "cpu reference", (gdouble) (t2 - t1), 0,
+      0);
+  g_free (params);
+  gst_video_frame_unmap (&fi);
+  gst_video_frame_unmap (&fo);
+  gst_buffer_unref (in);
+  gst_buffer_unref (out);
+  g_free (hist);
+}
+
+/* ---- report --------------------------------------------------------------- */
+
+static void
+print_table (FILE * out, gboolean csv)
+{
+  guint i;
+
+  if (csv)
+    fprintf (out, "what,format,width,height,params,time_us,copy_us,ratio,fps\n");
+  else
+    printf ("%-10s %-6s %-9s %-34s %11s %9s %7s %10s\n", "what", "format",
+        "size", "params", "time (us)", "copy (us)", "ratio", "frames/s");
+  for (i = 0; i < rows->len; i++) {
+    Row *r = &g_array_index (rows, Row, i);
+    gdouble ratio = r->copy_us > 0 ? r->time_us / r->copy_us : 0;
+
+    if (csv)
+      fprintf (out, "%s,%s,%d,%d,\"%s\",%.2f,%.2f,%.3f,%.1f\n", r->what, r->format,
+          r->width, r->height, r->params, r->fps > 0 ? 0 : r->time_us,
+          r->copy_us, ratio, r->fps);
+    else {
+      gchar size[32];
+
+      g_snprintf (size, sizeof (size), "%dx%d", r->width, r->height);
+      if (r->fps > 0)
+        printf ("%-10s %-6s %-9s %-34s %11s %9s %7s %10.1f\n", r->what,
+            r->format, size, r->params, "", "", "", r->fps);
+      else if (r->copy_us > 0)
+        printf ("%-10s %-6s %-9s %-34s %11.1f %9.1f %6.2fx %10s\n", r->what,
+            r->format, size, r->params, r->time_us, r->copy_us, ratio, "");
+      else
+        printf ("%-10s %-6s %-9s %-34s %11.1f %9s %7s %10s\n", r->what,
+            r->format, size, r->params, r->time_us, "", "", "");
+    }
+  }
+}
+
+int
+main (int argc, char **argv)
+{
+  gboolean quick = FALSE;
+  gchar *csv = NULL;
+  GOptionEntry entries[] = {
+    {"quick", 'q', 0, G_OPTION_ARG_NONE, &quick,
+        "CPU rows only, small frames (no GPU needed)", NULL},
+    {"csv", 0, 0, G_OPTION_ARG_FILENAME, &csv, "Write the table as CSV",
+        "FILE"},
+    {"runs", 0, 0, G_OPTION_ARG_INT, &n_runs, "Timed runs per row (median)",
+        "N"},
+    {NULL}
+  };
+  GOptionContext *ctx = g_option_context_new ("- gst-hip-filters benchmark");
+  GError *err = NULL;
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_add_group (ctx, gst_init_get_option_group ());
+  if (!g_option_context_parse (ctx, &argc, &argv, &err)) {
+    g_printerr ("%s\n", err->message);
+    return 2;
+  }
+  g_option_context_free (ctx);
+  rows = g_array_new (FALSE, FALSE, sizeof (Row));
+
+  if (quick) {
+    g_printerr ("quick mode: CPU reference rows only\n");
+    bench_cpu (GST_VIDEO_FORMAT_RGBA, 320, 180, 6);
+    bench_cpu (GST_VIDEO_FORMAT_NV12, 320, 180, 6);
+  } else {
+    HipfDeviceLimits limits;
+    int device = 0;
+    static const gint frames = 400;
+    static const gchar *blur = "hipboxblur radius=6";
+    static const gchar *hist = "hiphistogram";
+
+    CHECK (hipSetDevice (device));
+    CHECK (hipf_device_limits_query (device, &limits));
+    g_printerr ("device kernels (median of %d runs, %d frames rotated):\n",
+        n_runs, ROTATION);
+    bench_device (GST_VIDEO_FORMAT_RGBA, 3840, 2160, TRUE, &limits);
+    bench_device (GST_VIDEO_FORMAT_GRAY8, 3840, 2160, FALSE, &limits);
+    bench_device (GST_VIDEO_FORMAT_NV12, 3840, 2160, FALSE, &limits);
+    bench_device (GST_VIDEO_FORMAT_RGBA, 1920, 1080, FALSE, &limits);
+
+    g_printerr ("elements (%d frames through appsrc ! element ! fakesink):\n",
+        frames);
+    add_row ("hipboxblur", GST_VIDEO_FORMAT_RGBA, 3840, 2160, "pageable in",
+        0, 0, bench_element (blur, GST_VIDEO_FORMAT_RGBA, 3840, 2160, FALSE,
+            frames));
+    add_row ("hipboxblur", GST_VIDEO_FORMAT_RGBA, 3840, 2160, "pinned in",
+        0, 0, bench_element (blur, GST_VIDEO_FORMAT_RGBA, 3840, 2160, TRUE,
+            frames));
+    add_row ("hiphist", GST_VIDEO_FORMAT_RGBA, 3840, 2160, "pageable in",
+        0, 0, bench_element (hist, GST_VIDEO_FORMAT_RGBA, 3840, 2160, FALSE,
+            frames));
+    add_row ("hiphist", GST_VIDEO_FORMAT_RGBA, 3840, 2160, "pinned in",
+        0, 0, bench_element (hist, GST_VIDEO_FORMAT_RGBA, 3840, 2160, TRUE,
+            frames));
+    add_row ("hipboxblur", GST_VIDEO_FORMAT_NV12, 1920, 1080, "pinned in",
+        0, 0, bench_element (blur, GST_VIDEO_FORMAT_NV12, 1920, 1080, TRUE,
+            frames));
+    g_printerr ("cpu reference:\n");
+    bench_cpu (GST_VIDEO_FORMAT_RGBA, 3840, 2160, 6);
+  }
+
+  print_table (stdout, FALSE);
+  if (csv) {
+    FILE *f = fopen (csv, "w");
+    if (!f) {
+      g_printerr ("cannot write %s\n", csv);
+      return 1;
+    }
+    print_table (f, TRUE);
+    fclose (f);
+  }
+  g_array_free (rows, TRUE);
+  return 0;
+}
