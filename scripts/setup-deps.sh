@@ -22,8 +22,10 @@ packages=(
   # run and test
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   valgrind
-  # histogram plot script
-  python3-gi python3-matplotlib gir1.2-gstreamer-1.0
+  # histogram plot script and exposure monitor (python3-gst-1.0: gst-python's
+  # overrides, which read GstValueArray fields; without them the scripts
+  # parse the structure's serialization instead)
+  python3-gi python3-matplotlib gir1.2-gstreamer-1.0 python3-gst-1.0
 )
 
 want_nvidia=0
