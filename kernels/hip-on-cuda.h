@@ -40,6 +40,8 @@ typedef enum cudaDeviceAttr hipDeviceAttribute_t;
 #define hipDeviceAttributeMaxThreadsPerBlock      cudaDevAttrMaxThreadsPerBlock
 #define hipDeviceAttributeMaxSharedMemoryPerBlock cudaDevAttrMaxSharedMemoryPerBlock
 #define hipDeviceAttributeWarpSize                cudaDevAttrWarpSize
+#define hipDeviceAttributeSharedMemPerBlockOptin  cudaDevAttrMaxSharedMemoryPerBlockOptin
+#define hipFuncAttributeMaxDynamicSharedMemorySize cudaFuncAttributeMaxDynamicSharedMemorySize
 
 #define hipGetErrorString               cudaGetErrorString
 #define hipGetErrorName                 cudaGetErrorName
@@ -70,5 +72,7 @@ typedef enum cudaDeviceAttr hipDeviceAttribute_t;
 #define hipMemcpy2DAsync                cudaMemcpy2DAsync
 #define hipMemsetAsync                  cudaMemsetAsync
 #define hipOccupancyMaxActiveBlocksPerMultiprocessor cudaOccupancyMaxActiveBlocksPerMultiprocessor
+#define hipFuncSetAttribute             cudaFuncSetAttribute
+#define hipLaunchKernel                 cudaLaunchKernel
 
 #endif /* HIP_ON_CUDA_H */

@@ -33,6 +33,17 @@ inline int persistent_grid (const HipfDeviceLimits * limits, Kernel kernel,
   return grid < work_items ? grid : (work_items > 0 ? work_items : 1);
 }
 
+/* Warp shuffle across the platforms: HIP 5.2 has no _sync variants, and
+ * its warps (wavefronts) may be 64 wide. */
+__device__ inline uint32_t shfl_up (uint32_t v, int delta)
+{
+#if defined(HIPF_PLATFORM_NVIDIA)
+  return __shfl_up_sync (0xffffffffu, v, delta);
+#else
+  return __shfl_up (v, delta);
+#endif
+}
+
 }  // namespace hipf
 
 #endif /* HIPF_DEVICE_CUH */

@@ -23,6 +23,7 @@ typedef struct {
   int max_threads_per_block;
   int warp_size;
   size_t shared_mem_per_block;
+  size_t shared_mem_optin;      /* the most a block may ask for explicitly */
 } HipfDeviceLimits;
 
 hipError_t hipf_device_limits_query (int device, HipfDeviceLimits * limits);
@@ -54,7 +55,9 @@ size_t hipf_box_blur_scratch_size (const HipfDeviceLimits * limits,
     const HipfBoxBlurPlane * plane);
 
 /* Box blur of one plane, enqueued on @stream. @src and @dst are device
- * memory and must not overlap. */
+ * memory and must not overlap; their rows must start on 16-byte boundaries
+ * and hold a whole number of 16-byte chunks (the samples rounded up), which
+ * the kernels may read and write past the last sample. */
 hipError_t hipf_box_blur (const HipfDeviceLimits * limits,
     const HipfBoxBlurPlane * plane, const uint8_t * src, size_t src_pitch,
     uint8_t * dst, size_t dst_pitch, void *scratch, hipStream_t stream);
@@ -68,7 +71,8 @@ hipError_t hipf_box_blur (const HipfDeviceLimits * limits,
 /* One plane of the frame and the histogram channels its samples feed. */
 typedef struct {
   size_t offset;                /* of the plane in the device frame */
-  int width;                    /* pixels; rows are width * pixel_stride bytes */
+  size_t pitch;                 /* bytes from one row to the next */
+  int width;                    /* pixels */
   int height;
   int pixel_stride;             /* bytes per pixel */
   int roi_x, roi_y, roi_width, roi_height;      /* in this plane's pixels */

@@ -95,8 +95,8 @@ frame_histogram (HipfHistogramFrame frame, const uint8_t * __restrict__ src,
       }
       plane = p;
     }
-    const uint8_t *line = src + pl.offset +
-        ((size_t) (pl.roi_y + r) * pl.width + pl.roi_x) * pl.pixel_stride;
+    const uint8_t *line = src + pl.offset + (size_t) (pl.roi_y + r) * pl.pitch +
+        (size_t) pl.roi_x * pl.pixel_stride;
 
     for (int x = threadIdx.x; x < pl.roi_width; x += blockDim.x) {
       const uint8_t *px = line + (size_t) x * pl.pixel_stride;

@@ -23,5 +23,11 @@ hipf_device_limits_query (int device, HipfDeviceLimits * limits)
               hipDeviceAttributeMaxSharedMemoryPerBlock, device)) != hipSuccess)
     return err;
   limits->shared_mem_per_block = (size_t) value;
+  /* Only CUDA devices let a block opt in to more. */
+  if (hipDeviceGetAttribute (&value, hipDeviceAttributeSharedMemPerBlockOptin,
+          device) != hipSuccess || value <= 0)
+    value = (int) limits->shared_mem_per_block;
+  limits->shared_mem_optin = (size_t) value;
+  (void) hipGetLastError ();
   return hipSuccess;
 }
