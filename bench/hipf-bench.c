@@ -462,6 +462,7 @@ main (int argc, char **argv)
     int device = 0;
     static const gint frames = 400;
     static const gchar *blur = "hipboxblur radius=6";
+    static const gchar *blur4 = "hipboxblur radius=6 frames-in-flight=4";
     static const gchar *hist = "hiphistogram";
 
     CHECK (hipSetDevice (device));
@@ -481,6 +482,12 @@ main (int argc, char **argv)
     add_row ("hipboxblur", GST_VIDEO_FORMAT_RGBA, 3840, 2160, "pinned in",
         0, 0, bench_element (blur, GST_VIDEO_FORMAT_RGBA, 3840, 2160, TRUE,
             frames));
+    add_row ("hipboxblur", GST_VIDEO_FORMAT_RGBA, 3840, 2160,
+        "pageable in, 4 in flight", 0, 0, bench_element (blur4,
+            GST_VIDEO_FORMAT_RGBA, 3840, 2160, FALSE, frames));
+    add_row ("hipboxblur", GST_VIDEO_FORMAT_RGBA, 3840, 2160,
+        "pinned in, 4 in flight", 0, 0, bench_element (blur4,
+            GST_VIDEO_FORMAT_RGBA, 3840, 2160, TRUE, frames));
     add_row ("hiphist", GST_VIDEO_FORMAT_RGBA, 3840, 2160, "pageable in",
         0, 0, bench_element (hist, GST_VIDEO_FORMAT_RGBA, 3840, 2160, FALSE,
             frames));

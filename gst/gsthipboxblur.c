@@ -12,6 +12,13 @@
  * outside the frame given by #GstHipBorderMode. Planes subsampled by two use
  * half the radius, rounded up. A radius of 0 passes frames through.
  *
+ * With #GstHipBoxBlur:frames-in-flight above 1, uploads, kernels and
+ * downloads of consecutive frames overlap on separate streams and each
+ * frame leaves the element once that many newer frames have entered it (or
+ * at EOS); the added latency is reported in the latency query. The element
+ * offers upstream a pool of pinned host memory and writes its output to
+ * pinned memory, so that frames cross the link by DMA.
+ *
  * ## Example launch line
  * |[
  * gst-launch-1.0 videotestsrc ! hipboxblur radius=6 border-mode=mirror ! autovideosink
@@ -22,6 +29,7 @@
 #endif
 
 #include "gsthipboxblur.h"
+#include "gsthipallocator.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_hip_box_blur_debug);
 #define GST_CAT_DEFAULT gst_hip_box_blur_debug
@@ -29,6 +37,8 @@ GST_DEBUG_CATEGORY_STATIC (gst_hip_box_blur_debug);
 #define DEFAULT_RADIUS 1
 #define DEFAULT_RADIUS_XY -1
 #define DEFAULT_BORDER_MODE HIPF_BORDER_MIRROR
+#define DEFAULT_FRAMES_IN_FLIGHT 1
+#define MAX_FRAMES_IN_FLIGHT 16
 
 enum
 {
@@ -38,7 +48,24 @@ enum
   PROP_RADIUS_Y,
   PROP_BORDER_MODE,
   PROP_DEVICE_ID,
+  PROP_FRAMES_IN_FLIGHT,
 };
+
+/* One frame on its way through the device: its buffers stay mapped until
+ * the download into the output has finished. */
+typedef struct
+{
+  GstBuffer *inbuf;
+  GstBuffer *outbuf;
+  GstVideoFrame in_frame;
+  GstVideoFrame out_frame;
+  GstHipMemory src;
+  GstHipMemory dst;
+  GstHipMemory scratch;
+  hipStream_t stream;
+  hipEvent_t done;
+  gboolean borrowed;            /* frames mapped by the caller */
+} Slot;
 
 struct _GstHipBoxBlur
 {
@@ -50,13 +77,17 @@ struct _GstHipBoxBlur
   gint radius_y;
   HipfBorderMode border_mode;
   gint device_id;
+  guint frames_in_flight;
 
   /* streaming state */
   GstHipDevice device;
   GstHipVideoLayout layout;
-  GstHipMemory src;
-  GstHipMemory dst;
-  GstHipMemory scratch;
+  gsize scratch_size;
+  Slot slots[MAX_FRAMES_IN_FLIGHT];
+  guint n_slots;                /* created; frames_in_flight at start */
+  guint first;                  /* oldest frame in flight */
+  guint pending;                /* frames in flight */
+  gboolean draining;            /* hand out every frame in flight */
 };
 
 GType
@@ -138,6 +169,9 @@ gst_hip_box_blur_set_property (GObject * object, guint prop_id,
     case PROP_DEVICE_ID:
       self->device_id = g_value_get_int (value);
       break;
+    case PROP_FRAMES_IN_FLIGHT:
+      self->frames_in_flight = g_value_get_uint (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -169,6 +203,9 @@ gst_hip_box_blur_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_DEVICE_ID:
       g_value_set_int (value, self->device_id);
       break;
+    case PROP_FRAMES_IN_FLIGHT:
+      g_value_set_uint (value, self->frames_in_flight);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -176,12 +213,64 @@ gst_hip_box_blur_get_property (GObject * object, guint prop_id, GValue * value,
   GST_OBJECT_UNLOCK (self);
 }
 
-static void
-release_memory (GstHipBoxBlur * self)
+static Slot *
+slot_at (GstHipBoxBlur * self, guint age)
 {
-  gst_hip_device_free (&self->device, &self->src);
-  gst_hip_device_free (&self->device, &self->dst);
-  gst_hip_device_free (&self->device, &self->scratch);
+  return &self->slots[(self->first + age) % self->n_slots];
+}
+
+/* Ends the oldest frame's mapping and hands back its output buffer. */
+static GstBuffer *
+slot_release (GstHipBoxBlur * self)
+{
+  Slot *slot = slot_at (self, 0);
+  GstBuffer *out = slot->outbuf;
+
+  if (!slot->borrowed) {
+    gst_video_frame_unmap (&slot->in_frame);
+    gst_video_frame_unmap (&slot->out_frame);
+    gst_buffer_unref (slot->inbuf);
+  }
+  slot->inbuf = slot->outbuf = NULL;
+  slot->borrowed = FALSE;
+  self->first = (self->first + 1) % self->n_slots;
+  self->pending--;
+  return out;
+}
+
+/* Drops every frame in flight, after the device is done with them. */
+static void
+discard_pending (GstHipBoxBlur * self)
+{
+  while (self->pending) {
+    GstBuffer *out;
+
+    hipEventSynchronize (slot_at (self, 0)->done);
+    out = slot_release (self);
+    if (out)
+      gst_buffer_unref (out);
+  }
+  self->draining = FALSE;
+}
+
+static void
+release_slots (GstHipBoxBlur * self)
+{
+  guint i;
+
+  discard_pending (self);
+  for (i = 0; i < self->n_slots; i++) {
+    Slot *slot = &self->slots[i];
+
+    gst_hip_device_free (&self->device, &slot->src);
+    gst_hip_device_free (&self->device, &slot->dst);
+    gst_hip_device_free (&self->device, &slot->scratch);
+    gst_hip_device_event_free (&self->device, slot->done);
+    gst_hip_device_stream_free (&self->device, slot->stream);
+    slot->done = NULL;
+    slot->stream = NULL;
+  }
+  self->n_slots = 0;
 }
 
 static gboolean
@@ -189,11 +278,26 @@ gst_hip_box_blur_start (GstBaseTransform * trans)
 {
   GstHipBoxBlur *self = GST_HIP_BOX_BLUR (trans);
   gint device_id;
+  guint i;
 
   GST_OBJECT_LOCK (self);
   device_id = self->device_id;
+  self->n_slots = self->frames_in_flight;
   GST_OBJECT_UNLOCK (self);
-  return gst_hip_device_open (&self->device, GST_ELEMENT (self), device_id);
+  self->first = self->pending = 0;
+  self->draining = FALSE;
+  if (!gst_hip_device_open (&self->device, GST_ELEMENT (self), device_id))
+    return FALSE;
+  /* A stream and an event per frame in flight, so frames overlap. */
+  for (i = 0; i < self->n_slots; i++) {
+    if (!gst_hip_device_stream_new (&self->device, &self->slots[i].stream)
+        || !gst_hip_device_event_new (&self->device, &self->slots[i].done)) {
+      release_slots (self);
+      gst_hip_device_close (&self->device);
+      return FALSE;
+    }
+  }
+  return TRUE;
 }
 
 static gboolean
@@ -201,7 +305,7 @@ gst_hip_box_blur_stop (GstBaseTransform * trans)
 {
   GstHipBoxBlur *self = GST_HIP_BOX_BLUR (trans);
 
-  release_memory (self);
+  release_slots (self);
   gst_hip_device_close (&self->device);
   return TRUE;
 }
@@ -237,40 +341,39 @@ gst_hip_box_blur_set_info (GstVideoFilter * filter, GstCaps * incaps,
         hipf_box_blur_scratch_size (&self->device.limits, &params));
   }
 
-  return gst_hip_device_bind (&self->device)
-      && gst_hip_device_alloc (&self->device, &self->src, self->layout.size,
-      "input frame")
-      && gst_hip_device_alloc (&self->device, &self->dst, self->layout.size,
-      "output frame")
-      && gst_hip_device_alloc (&self->device, &self->scratch, scratch,
-      "blur prefix sums");
+  self->scratch_size = scratch;
+  /* Every slot's device memory up front, so a frame too large for the
+   * device fails negotiation rather than a later frame. */
+  if (!gst_hip_device_bind (&self->device))
+    return FALSE;
+  for (p = 0; p < self->n_slots; p++) {
+    Slot *slot = &self->slots[p];
+
+    if (!gst_hip_device_alloc (&self->device, &slot->src, self->layout.size,
+            "input frame")
+        || !gst_hip_device_alloc (&self->device, &slot->dst,
+            self->layout.size, "output frame")
+        || !gst_hip_device_alloc (&self->device, &slot->scratch, scratch,
+            "blur prefix sums"))
+      return FALSE;
+  }
+  return TRUE;
 }
 
-static GstFlowReturn
-gst_hip_box_blur_transform_frame (GstVideoFilter * filter,
-    GstVideoFrame * in_frame, GstVideoFrame * out_frame)
+/* Starts @slot's frame through the device: upload, one blur per plane,
+ * download, then the slot's event. Nothing here waits. */
+static gboolean
+enqueue_frame (GstHipBoxBlur * self, Slot * slot, gint rx, gint ry,
+    HipfBorderMode border)
 {
-  GstHipBoxBlur *self = GST_HIP_BOX_BLUR (filter);
   GstHipDevice *dev = &self->device;
-  guint8 *src = self->src.ptr, *dst = self->dst.ptr;
-  HipfBorderMode border;
-  gint rx, ry;
+  guint8 *src = slot->src.ptr, *dst = slot->dst.ptr;
   guint p;
 
-  /* One consistent set of properties per frame. */
-  GST_OBJECT_LOCK (self);
-  effective_radii (self, &rx, &ry);
-  border = self->border_mode;
-  GST_OBJECT_UNLOCK (self);
-
-  if (rx == 0 && ry == 0)
-    return gst_video_frame_copy (out_frame, in_frame) ? GST_FLOW_OK :
-        GST_FLOW_ERROR;
-
   if (!gst_hip_device_bind (dev)
-      || !gst_hip_video_upload (dev, &self->layout, in_frame, src))
-    return GST_FLOW_ERROR;
-
+      || !gst_hip_video_upload (dev, slot->stream, &self->layout,
+          &slot->in_frame, src))
+    return FALSE;
   for (p = 0; p < self->layout.n_planes; p++) {
     const GstHipPlane *plane = &self->layout.planes[p];
     HipfBoxBlurPlane params;
@@ -278,14 +381,285 @@ gst_hip_box_blur_transform_frame (GstVideoFilter * filter,
     plane_params (plane, rx, ry, border, &params);
     if (!gst_hip_device_launched (dev, hipf_box_blur (&dev->limits, &params,
                 src + plane->offset, plane->pitch, dst + plane->offset,
-                plane->pitch, self->scratch.ptr, dev->stream), "hipf_box_blur"))
-      return GST_FLOW_ERROR;
+                plane->pitch, slot->scratch.ptr, slot->stream),
+            "hipf_box_blur"))
+      return FALSE;
   }
+  return gst_hip_video_download (dev, slot->stream, &self->layout, dst,
+      &slot->out_frame)
+      && gst_hip_device_record (dev, slot->done, slot->stream);
+}
 
-  if (!gst_hip_video_download (dev, &self->layout, dst, out_frame)
-      || !gst_hip_device_synchronize (dev))
+/* Starts the frame in the next free slot, whose frames are mapped. */
+static GstFlowReturn
+start_slot (GstHipBoxBlur * self, Slot * slot)
+{
+  HipfBorderMode border;
+  gint rx, ry;
+
+  self->pending++;
+  /* One consistent set of properties per frame. */
+  GST_OBJECT_LOCK (self);
+  effective_radii (self, &rx, &ry);
+  border = self->border_mode;
+  GST_OBJECT_UNLOCK (self);
+
+  if (!enqueue_frame (self, slot, rx, ry, border)) {
+    discard_pending (self);
     return GST_FLOW_ERROR;
+  }
   return GST_FLOW_OK;
+}
+
+/* Maps @inbuf and @outbuf into the next free slot and starts the frame. */
+static GstFlowReturn
+submit_frame (GstHipBoxBlur * self, GstBuffer * inbuf, GstBuffer * outbuf)
+{
+  GstVideoFilter *filter = GST_VIDEO_FILTER (self);
+  Slot *slot = slot_at (self, self->pending);
+
+  g_assert (self->pending < self->n_slots);
+  if (!gst_video_frame_map (&slot->in_frame, &filter->in_info, inbuf,
+          GST_MAP_READ)) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT, (NULL),
+        ("input buffer of %" G_GSIZE_FORMAT " bytes does not hold a frame "
+            "of the negotiated caps", gst_buffer_get_size (inbuf)));
+    gst_buffer_unref (inbuf);
+    gst_buffer_unref (outbuf);
+    return GST_FLOW_ERROR;
+  }
+  if (!gst_video_frame_map (&slot->out_frame, &filter->out_info, outbuf,
+          GST_MAP_WRITE)) {
+    gst_video_frame_unmap (&slot->in_frame);
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, (NULL),
+        ("could not map the output buffer"));
+    gst_buffer_unref (inbuf);
+    gst_buffer_unref (outbuf);
+    return GST_FLOW_ERROR;
+  }
+  slot->inbuf = inbuf;
+  slot->outbuf = outbuf;
+  return start_slot (self, slot);
+}
+
+/* Waits for the oldest frame and hands its output buffer back. */
+static GstFlowReturn
+finish_oldest (GstHipBoxBlur * self, GstBuffer ** outbuf)
+{
+  if (!gst_hip_device_event_wait (&self->device, slot_at (self, 0)->done)) {
+    discard_pending (self);
+    return GST_FLOW_ERROR;
+  }
+  *outbuf = slot_release (self);
+  return GST_FLOW_OK;
+}
+
+static GstFlowReturn
+gst_hip_box_blur_submit_input_buffer (GstBaseTransform * trans,
+    gboolean is_discont, GstBuffer * input)
+{
+  GstHipBoxBlur *self = GST_HIP_BOX_BLUR (trans);
+  GstBaseTransformClass *klass = GST_BASE_TRANSFORM_GET_CLASS (trans);
+  GstBuffer *outbuf = NULL;
+  GstFlowReturn ret;
+
+  /* Passed-through buffers must not overtake frames in flight: the base
+   * class queues it, and generate_output hands the older frames out first. */
+  if (gst_base_transform_is_passthrough (trans) || self->n_slots == 0) {
+    self->draining = self->pending > 0;
+    return GST_BASE_TRANSFORM_CLASS (parent_class)->submit_input_buffer (trans,
+        is_discont, input);
+  }
+  ret = klass->prepare_output_buffer (trans, input, &outbuf);
+  if (ret != GST_FLOW_OK || outbuf == NULL) {
+    gst_buffer_unref (input);
+    return ret != GST_FLOW_OK ? ret : GST_FLOW_ERROR;
+  }
+  return submit_frame (self, input, outbuf);
+}
+
+static GstFlowReturn
+gst_hip_box_blur_generate_output (GstBaseTransform * trans,
+    GstBuffer ** outbuf)
+{
+  GstHipBoxBlur *self = GST_HIP_BOX_BLUR (trans);
+
+  *outbuf = NULL;
+  if (self->pending && (self->draining || self->pending >= self->n_slots))
+    return finish_oldest (self, outbuf);
+  self->draining = FALSE;
+  if (trans->queued_buf) {
+    /* Passthrough: the input itself, after every older frame. */
+    *outbuf = trans->queued_buf;
+    trans->queued_buf = NULL;
+  }
+  return GST_FLOW_OK;
+}
+
+/* Frames in flight leave before any serialized event, so events stay in
+ * order with the buffers around them; a flush drops them. */
+static gboolean
+gst_hip_box_blur_sink_event (GstBaseTransform * trans, GstEvent * event)
+{
+  GstHipBoxBlur *self = GST_HIP_BOX_BLUR (trans);
+
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
+    discard_pending (self);
+  } else if (GST_EVENT_IS_SERIALIZED (event) && self->pending) {
+    GstFlowReturn ret = GST_FLOW_OK;
+
+    self->draining = TRUE;
+    while (self->pending && ret == GST_FLOW_OK) {
+      GstBuffer *out = NULL;
+
+      ret = finish_oldest (self, &out);
+      if (ret == GST_FLOW_OK)
+        ret = gst_pad_push (trans->srcpad, out);
+    }
+    self->draining = FALSE;
+    if (ret != GST_FLOW_OK && ret != GST_FLOW_FLUSHING)
+      GST_DEBUG_OBJECT (self, "draining before %s: %s",
+          GST_EVENT_TYPE_NAME (event), gst_flow_get_name (ret));
+  }
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
+}
+
+/* Each frame waits for frames-in-flight - 1 newer ones. */
+static gboolean
+gst_hip_box_blur_query (GstBaseTransform * trans, GstPadDirection direction,
+    GstQuery * query)
+{
+  GstHipBoxBlur *self = GST_HIP_BOX_BLUR (trans);
+  GstVideoFilter *filter = GST_VIDEO_FILTER (trans);
+  gboolean ret = GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans,
+      direction, query);
+
+  if (ret && direction == GST_PAD_SRC
+      && GST_QUERY_TYPE (query) == GST_QUERY_LATENCY) {
+    GstClockTime min, max, extra = 0;
+    gboolean live;
+    guint frames;
+
+    GST_OBJECT_LOCK (self);
+    frames = self->frames_in_flight;
+    GST_OBJECT_UNLOCK (self);
+    if (frames > 1 && filter->in_info.fps_n > 0)
+      extra = gst_util_uint64_scale_int (GST_SECOND * (frames - 1),
+          filter->in_info.fps_d, filter->in_info.fps_n);
+    gst_query_parse_latency (query, &live, &min, &max);
+    if (GST_CLOCK_TIME_IS_VALID (max))
+      max += extra;
+    gst_query_set_latency (query, live, min + extra, max);
+  }
+  return ret;
+}
+
+/* Upstream may fill pinned memory directly. */
+static gboolean
+gst_hip_box_blur_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query)
+{
+  GstHipBoxBlur *self = GST_HIP_BOX_BLUR (trans);
+  GstAllocator *allocator;
+  GstAllocationParams params;
+  GstBufferPool *pool;
+  GstCaps *caps;
+  gboolean need_pool;
+  GstVideoInfo info;
+
+  if (!GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
+          decide_query, query))
+    return FALSE;
+  if (decide_query == NULL)     /* passthrough: downstream answers */
+    return TRUE;
+  gst_query_parse_allocation (query, &caps, &need_pool);
+  if (!caps || !gst_video_info_from_caps (&info, caps))
+    return TRUE;
+  allocator = gst_hip_host_allocator_get ();
+  gst_allocation_params_init (&params);
+  gst_query_add_allocation_param (query, allocator, &params);
+  gst_object_unref (allocator);
+  if (need_pool) {
+    pool = gst_hip_host_buffer_pool_new (caps, self->n_slots + 1, 0);
+    if (pool) {
+      gst_query_add_allocation_pool (query, pool, info.size,
+          self->n_slots + 1, 0);
+      gst_object_unref (pool);
+    }
+  }
+  return TRUE;
+}
+
+/* Output buffers come from a pool of pinned memory, whatever downstream
+ * offers: downstream of this element is always system memory. */
+static gboolean
+gst_hip_box_blur_decide_allocation (GstBaseTransform * trans, GstQuery * query)
+{
+  GstHipBoxBlur *self = GST_HIP_BOX_BLUR (trans);
+  GstBufferPool *pool = NULL;
+  GstAllocator *allocator;
+  GstAllocationParams params;
+  GstCaps *caps;
+  GstVideoInfo info;
+  guint size = 0, min = 0, max = 0;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!caps || !gst_video_info_from_caps (&info, caps))
+    return FALSE;
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
+  if (pool)
+    gst_object_unref (pool);
+  /* Frames in flight hold their output buffers. */
+  min = MAX (min, self->n_slots + 1);
+  if (max && max < min)
+    max = min;
+  pool = gst_hip_host_buffer_pool_new (caps, min, max);
+  if (!pool)
+    return FALSE;
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_set_nth_allocation_pool (query, 0, pool, info.size, min, max);
+  else
+    gst_query_add_allocation_pool (query, pool, info.size, min, max);
+  gst_object_unref (pool);
+
+  allocator = gst_hip_host_allocator_get ();
+  gst_allocation_params_init (&params);
+  if (gst_query_get_n_allocation_params (query) > 0)
+    gst_query_set_nth_allocation_param (query, 0, allocator, &params);
+  else
+    gst_query_add_allocation_param (query, allocator, &params);
+  gst_object_unref (allocator);
+
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
+      query);
+}
+
+/* For callers that hand frames in directly: one frame, start to end. */
+static GstFlowReturn
+gst_hip_box_blur_transform_frame (GstVideoFilter * filter,
+    GstVideoFrame * in_frame, GstVideoFrame * out_frame)
+{
+  GstHipBoxBlur *self = GST_HIP_BOX_BLUR (filter);
+  GstBuffer *out = NULL;
+  GstFlowReturn ret;
+  Slot *slot;
+
+  if (self->pending >= self->n_slots)
+    return GST_FLOW_ERROR;
+  slot = slot_at (self, self->pending);
+  slot->in_frame = *in_frame;
+  slot->out_frame = *out_frame;
+  slot->borrowed = TRUE;
+  ret = start_slot (self, slot);
+  /* Older frames first, then this one. */
+  while (ret == GST_FLOW_OK && self->pending) {
+    ret = finish_oldest (self, &out);
+    if (out && out != out_frame->buffer)
+      gst_buffer_unref (out);
+    out = NULL;
+  }
+  return ret;
 }
 
 static void
@@ -325,6 +699,12 @@ gst_hip_box_blur_class_init (GstHipBoxBlurClass * klass)
       g_param_spec_int ("device-id", "Device ID",
           "HIP device to run on; -1 uses the default device", -1, G_MAXINT16,
           GST_HIP_DEVICE_ID_DEFAULT, flags | GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT,
+      g_param_spec_uint ("frames-in-flight", "Frames in flight",
+          "Frames processed at once, their transfers and kernels overlapping; "
+          "each frame leaves once this many newer frames entered, adding "
+          "frames-in-flight - 1 frames of latency", 1, MAX_FRAMES_IN_FLIGHT,
+          DEFAULT_FRAMES_IN_FLIGHT, flags | GST_PARAM_MUTABLE_READY));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -334,6 +714,16 @@ gst_hip_box_blur_class_init (GstHipBoxBlurClass * klass)
 
   trans_class->start = GST_DEBUG_FUNCPTR (gst_hip_box_blur_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_hip_box_blur_stop);
+  trans_class->submit_input_buffer =
+      GST_DEBUG_FUNCPTR (gst_hip_box_blur_submit_input_buffer);
+  trans_class->generate_output =
+      GST_DEBUG_FUNCPTR (gst_hip_box_blur_generate_output);
+  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_hip_box_blur_sink_event);
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_hip_box_blur_query);
+  trans_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_hip_box_blur_propose_allocation);
+  trans_class->decide_allocation =
+      GST_DEBUG_FUNCPTR (gst_hip_box_blur_decide_allocation);
   filter_class->set_info = GST_DEBUG_FUNCPTR (gst_hip_box_blur_set_info);
   filter_class->transform_frame =
       GST_DEBUG_FUNCPTR (gst_hip_box_blur_transform_frame);
@@ -351,4 +741,5 @@ gst_hip_box_blur_init (GstHipBoxBlur * self)
   self->radius_y = DEFAULT_RADIUS_XY;
   self->border_mode = DEFAULT_BORDER_MODE;
   self->device_id = GST_HIP_DEVICE_ID_DEFAULT;
+  self->frames_in_flight = DEFAULT_FRAMES_IN_FLIGHT;
 }

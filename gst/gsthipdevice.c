@@ -6,6 +6,32 @@
  * stream, persistent device memory, and HIP errors turned into element
  * errors that name the HIP error. No call here aborts; each failure posts an
  * error on the element and returns FALSE.
+ *
+ * Failure injection (a test hook, not a feature): when the environment
+ * variable GST_HIP_FAIL is set as gst_hip_device_open() runs, e.g.
+ *
+ *   GST_HIP_FAIL=alloc:1            the first device allocation fails
+ *   GST_HIP_FAIL=copy:2,launch:3    the 2nd copy and the 3rd launch fail
+ *
+ * its entries OP:N make the Nth call of kind OP that this device makes
+ * (counted from 1, from the open) fail as if the HIP runtime had returned an
+ * error: hipErrorOutOfMemory for alloc, hipErrorLaunchFailure for the
+ * others. The failure takes the path a real one takes (element error naming
+ * the call and hipGetErrorString() of the error, FALSE returned); the
+ * element error's debug string says that it was injected, and each injection
+ * is logged as a GST_WARNING. The kinds:
+ *   alloc   gst_hip_device_alloc(), gst_hip_device_alloc_host(), counting
+ *           only the calls that allocate (one that can keep its memory
+ *           cannot fail and does not count)
+ *   copy    gst_hip_device_copy(), gst_hip_device_copy_2d(); the copy is
+ *           not made
+ *   launch  gst_hip_device_launched(), i.e. every kernel launch reported
+ *   sync    gst_hip_device_synchronize(), gst_hip_device_event_wait(); the
+ *           wait still happens
+ * At most GST_HIP_FAIL_MAX_RULES entries; malformed ones are ignored with a
+ * warning. The variable is read at each open, so a test can set it before
+ * starting an element and unset it afterwards. Unset, each counted call
+ * costs one predictable branch.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -30,21 +56,128 @@ init_debug (void)
   }
 }
 
+/* ---- failure injection (GST_HIP_FAIL) ---------------------------------- */
+
+static const gchar *const op_names[GST_HIP_N_OPS] = {
+  "alloc", "copy", "launch", "sync",
+};
+
+/* Reads GST_HIP_FAIL into dev->faults, which the caller has zeroed. */
+static void
+faults_parse (GstHipDevice * dev)
+{
+  GstHipFaults *f = &dev->faults;
+  const gchar *env = g_getenv ("GST_HIP_FAIL");
+  gchar **entries;
+  guint i;
+
+  if (env == NULL || *env == '\0')
+    return;
+  entries = g_strsplit (env, ",", -1);
+  for (i = 0; entries[i]; i++) {
+    gchar *entry = g_strstrip (entries[i]);
+    gchar **parts = g_strsplit (entry, ":", 2);
+    gchar *end = NULL;
+    guint64 call = 0;
+    gint op = -1, o;
+
+    if (*entry == '\0') {
+      g_strfreev (parts);
+      continue;
+    }
+    if (parts[0] && parts[1]) {
+      gchar *number = g_strstrip (parts[1]);
+
+      for (o = 0; o < GST_HIP_N_OPS; o++)
+        if (g_ascii_strcasecmp (g_strstrip (parts[0]), op_names[o]) == 0)
+          op = o;
+      call = g_ascii_strtoull (number, &end, 10);
+      if (end == number || *end != '\0' || *number == '-')
+        call = 0;
+    }
+    g_strfreev (parts);
+    if (op < 0 || call == 0) {
+      GST_WARNING_OBJECT (dev->element, "GST_HIP_FAIL: ignoring '%s' (want "
+          "OP:N, OP one of alloc, copy, launch, sync, N >= 1)", entry);
+      continue;
+    }
+    if (f->n_rules == GST_HIP_FAIL_MAX_RULES) {
+      GST_WARNING_OBJECT (dev->element, "GST_HIP_FAIL: ignoring '%s': more "
+          "than %d entries", entry, GST_HIP_FAIL_MAX_RULES);
+      continue;
+    }
+    f->rules[f->n_rules].op = op;
+    f->rules[f->n_rules].call = call;
+    f->n_rules++;
+    GST_WARNING_OBJECT (dev->element, "GST_HIP_FAIL: call %" G_GUINT64_FORMAT
+        " of kind %s will fail", call, op_names[op]);
+  }
+  g_strfreev (entries);
+}
+
+static hipError_t
+fault_error (GstHipOp op)
+{
+  return op == GST_HIP_OP_ALLOC ? hipErrorOutOfMemory : hipErrorLaunchFailure;
+}
+
+/* Counts a call of kind @op; TRUE when GST_HIP_FAIL asks it to fail. */
+static gboolean
+fault_hit (GstHipDevice * dev, GstHipOp op)
+{
+  GstHipFaults *f = &dev->faults;
+  guint64 n = ++f->calls[op];
+  guint i;
+
+  for (i = 0; i < f->n_rules; i++) {
+    if (f->rules[i].op == op && f->rules[i].call == n) {
+      GST_WARNING_OBJECT (dev->element, "GST_HIP_FAIL: injecting %s into %s "
+          "call %" G_GUINT64_FORMAT " on HIP device %d",
+          hipGetErrorName (fault_error (op)), op_names[op], n, dev->device_id);
+      return TRUE;
+    }
+  }
+  return FALSE;
+}
+
+/* Evaluates to TRUE when this call is to fail; counts it only while
+ * injection is on, so that unset it is one well predicted branch. */
+#define FAULT(dev, op) \
+  (G_UNLIKELY ((dev)->faults.n_rules != 0) && fault_hit ((dev), (op)))
+
+/* ---- errors ------------------------------------------------------------ */
+
 /* Posts the error for a failed HIP call; FALSE so callers can return it. */
 static gboolean
-post_hip_error (GstHipDevice * dev, hipError_t err, const gchar * what)
+post_error (GstHipDevice * dev, hipError_t err, const gchar * what,
+    gboolean injected)
 {
   GST_ELEMENT_ERROR (dev->element, RESOURCE, FAILED,
       ("HIP call %s failed on device %d: %s", what, dev->device_id,
-          hipGetErrorString (err)), ("%s (%d)", hipGetErrorName (err),
-          (gint) err));
+          hipGetErrorString (err)), ("%s (%d)%s", hipGetErrorName (err),
+          (gint) err, injected ? ", injected by GST_HIP_FAIL" : ""));
   return FALSE;
+}
+
+static gboolean
+post_hip_error (GstHipDevice * dev, hipError_t err, const gchar * what)
+{
+  return post_error (dev, err, what, FALSE);
 }
 
 #define CHECK(dev, call) G_STMT_START {                             \
   hipError_t _err = (call);                                         \
   if (_err != hipSuccess)                                           \
     return post_hip_error ((dev), _err, #call);                     \
+} G_STMT_END
+
+/* CHECK for a call of a kind GST_HIP_FAIL can fail: an injected failure
+ * skips the call. */
+#define CHECK_OP(dev, op, call) G_STMT_START {                      \
+  gboolean _injected = FAULT ((dev), (op));                         \
+  hipError_t _err = _injected ? fault_error (op) : (call);          \
+  if (_err != hipSuccess)                                           \
+    return post_error ((dev), _err, #call, _injected);              \
 } G_STMT_END
 
 gboolean
@@ -57,6 +190,7 @@ gst_hip_device_open (GstHipDevice * dev, GstElement * element, gint device_id)
   memset (dev, 0, sizeof (*dev));
   dev->element = element;
   dev->device_id = device_id;
+  faults_parse (dev);
 
   err = hipGetDeviceCount (&count);
   if (err != hipSuccess || count == 0) {
@@ -105,13 +239,13 @@ gst_hip_device_bind (GstHipDevice * dev)
 
 static gboolean
 post_alloc_error (GstHipDevice * dev, hipError_t err, gsize size,
-    const gchar * kind, const gchar * what)
+    const gchar * kind, const gchar * what, gboolean injected)
 {
   GST_ELEMENT_ERROR (dev->element, RESOURCE, NO_SPACE_LEFT,
       ("Could not allocate %" G_GSIZE_FORMAT " bytes of %s memory for the %s "
           "on HIP device %d: %s", size, kind, what, dev->device_id,
-          hipGetErrorString (err)), ("%s (%d)", hipGetErrorName (err),
-          (gint) err));
+          hipGetErrorString (err)), ("%s (%d)%s", hipGetErrorName (err),
+          (gint) err, injected ? ", injected by GST_HIP_FAIL" : ""));
   return FALSE;
 }
 
@@ -119,15 +253,17 @@ gboolean
 gst_hip_device_alloc (GstHipDevice * dev, GstHipMemory * mem, gsize size,
     const gchar * what)
 {
+  gboolean injected;
   hipError_t err;
 
   if (mem->ptr && mem->size >= size)
     return TRUE;
   gst_hip_device_free (dev, mem);
-  err = hipMalloc (&mem->ptr, size);
+  injected = FAULT (dev, GST_HIP_OP_ALLOC);
+  err = injected ? fault_error (GST_HIP_OP_ALLOC) : hipMalloc (&mem->ptr, size);
   if (err != hipSuccess) {
     mem->ptr = NULL;
-    return post_alloc_error (dev, err, size, "device", what);
+    return post_alloc_error (dev, err, size, "device", what, injected);
   }
   mem->size = size;
   return TRUE;
@@ -138,15 +274,18 @@ gboolean
 gst_hip_device_alloc_host (GstHipDevice * dev, GstHipMemory * mem, gsize size,
     const gchar * what)
 {
+  gboolean injected;
   hipError_t err;
 
   if (mem->ptr && mem->size >= size)
     return TRUE;
   gst_hip_device_free_host (dev, mem);
-  err = hipHostMalloc (&mem->ptr, size, hipHostMallocDefault);
+  injected = FAULT (dev, GST_HIP_OP_ALLOC);
+  err = injected ? fault_error (GST_HIP_OP_ALLOC) :
+      hipHostMalloc (&mem->ptr, size, hipHostMallocDefault);
   if (err != hipSuccess) {
     mem->ptr = NULL;
-    return post_alloc_error (dev, err, size, "pinned host", what);
+    return post_alloc_error (dev, err, size, "pinned host", what, injected);
   }
   mem->size = size;
   return TRUE;
@@ -165,7 +304,8 @@ gboolean
 gst_hip_device_copy (GstHipDevice * dev, void *dst, const void *src,
     gsize size, hipMemcpyKind kind)
 {
-  CHECK (dev, hipMemcpyAsync (dst, src, size, kind, dev->stream));
+  CHECK_OP (dev, GST_HIP_OP_COPY, hipMemcpyAsync (dst, src, size, kind,
+          dev->stream));
   return TRUE;
 }
 
@@ -181,12 +321,12 @@ gst_hip_device_free (GstHipDevice * dev, GstHipMemory * mem)
 }
 
 gboolean
-gst_hip_device_copy_2d (GstHipDevice * dev, void *dst, gsize dst_pitch,
-    const void *src, gsize src_pitch, gsize row_bytes, gsize rows,
-    hipMemcpyKind kind)
+gst_hip_device_copy_2d (GstHipDevice * dev, hipStream_t stream, void *dst,
+    gsize dst_pitch, const void *src, gsize src_pitch, gsize row_bytes,
+    gsize rows, hipMemcpyKind kind)
 {
-  CHECK (dev, hipMemcpy2DAsync (dst, dst_pitch, src, src_pitch, row_bytes,
-          rows, kind, dev->stream));
+  CHECK_OP (dev, GST_HIP_OP_COPY, hipMemcpy2DAsync (dst, dst_pitch, src,
+          src_pitch, row_bytes, rows, kind, stream ? stream : dev->stream));
   return TRUE;
 }
 
@@ -194,14 +334,84 @@ gboolean
 gst_hip_device_launched (GstHipDevice * dev, hipError_t err,
     const gchar * kernel)
 {
+  /* The kernel was enqueued: an injected failure only reports it failed. */
+  gboolean injected = FAULT (dev, GST_HIP_OP_LAUNCH) && err == hipSuccess;
+
+  if (injected)
+    err = fault_error (GST_HIP_OP_LAUNCH);
   if (err != hipSuccess)
-    return post_hip_error (dev, err, kernel);
+    return post_error (dev, err, kernel, injected);
   return TRUE;
 }
 
 gboolean
 gst_hip_device_synchronize (GstHipDevice * dev)
 {
-  CHECK (dev, hipStreamSynchronize (dev->stream));
+  /* Synchronized even when failing on purpose: the caller may free or hand
+   * on host memory that copies on the stream still write. */
+  gboolean injected = FAULT (dev, GST_HIP_OP_SYNC);
+  hipError_t err = hipStreamSynchronize (dev->stream);
+
+  if (injected && err == hipSuccess)
+    err = fault_error (GST_HIP_OP_SYNC);
+  else
+    injected = FALSE;
+  if (err != hipSuccess)
+    return post_error (dev, err, "hipStreamSynchronize (dev->stream)",
+        injected);
+  return TRUE;
+}
+
+/* ---- streams and events, for work that overlaps ---------------------- */
+
+gboolean
+gst_hip_device_stream_new (GstHipDevice * dev, hipStream_t * stream)
+{
+  CHECK (dev, hipStreamCreateWithFlags (stream, hipStreamNonBlocking));
+  return TRUE;
+}
+
+void
+gst_hip_device_stream_free (GstHipDevice * dev, hipStream_t stream)
+{
+  if (stream) {
+    hipStreamSynchronize (stream);
+    hipStreamDestroy (stream);
+  }
+}
+
+/* Events only order and signal work: timing them costs. */
+gboolean
+gst_hip_device_event_new (GstHipDevice * dev, hipEvent_t * event)
+{
+  CHECK (dev, hipEventCreateWithFlags (event, hipEventDisableTiming));
+  return TRUE;
+}
+
+void
+gst_hip_device_event_free (GstHipDevice * dev, hipEvent_t event)
+{
+  if (event)
+    hipEventDestroy (event);
+}
+
+gboolean
+gst_hip_device_record (GstHipDevice * dev, hipEvent_t event,
+    hipStream_t stream)
+{
+  CHECK (dev, hipEventRecord (event, stream));
+  return TRUE;
+}
+
+gboolean
+gst_hip_device_event_wait (GstHipDevice * dev, hipEvent_t event)
+{
+  gboolean injected = FAULT (dev, GST_HIP_OP_SYNC);
+  hipError_t err = hipEventSynchronize (event);
+
+  if (injected && err == hipSuccess)
+    err = fault_error (GST_HIP_OP_SYNC);
+  if (err != hipSuccess)
+    return post_error (dev, err, "hipEventSynchronize", injected);
   return TRUE;
 }

@@ -12,6 +12,30 @@ G_BEGIN_DECLS
 
 #define GST_HIP_DEVICE_ID_DEFAULT -1
 
+/* Failure injection, a test hook (GST_HIP_FAIL, see gsthipdevice.c): the
+ * kinds of calls it counts, and what it was asked to fail. Private. */
+typedef enum
+{
+  GST_HIP_OP_ALLOC,
+  GST_HIP_OP_COPY,
+  GST_HIP_OP_LAUNCH,
+  GST_HIP_OP_SYNC,
+  GST_HIP_N_OPS,
+} GstHipOp;
+
+#define GST_HIP_FAIL_MAX_RULES 8
+
+typedef struct
+{
+  guint n_rules;                /* 0: injection off, nothing is counted */
+  struct
+  {
+    GstHipOp op;
+    guint64 call;               /* the call of that kind to fail, from 1 */
+  } rules[GST_HIP_FAIL_MAX_RULES];
+  guint64 calls[GST_HIP_N_OPS]; /* calls made since the device was opened */
+} GstHipFaults;
+
 /* The device, stream and error reporting one element uses. Plain struct,
  * embedded in the element; every call is made from one thread at a time. */
 typedef struct _GstHipDevice
@@ -21,6 +45,7 @@ typedef struct _GstHipDevice
   hipStream_t stream;
   HipfDeviceLimits limits;
   gboolean opened;
+  GstHipFaults faults;
 } GstHipDevice;
 
 /* Device memory that persists across frames and only grows. */
@@ -42,12 +67,22 @@ gboolean gst_hip_device_alloc_host (GstHipDevice * dev, GstHipMemory * mem,
 void gst_hip_device_free_host (GstHipDevice * dev, GstHipMemory * mem);
 gboolean gst_hip_device_copy (GstHipDevice * dev, void *dst, const void *src,
     gsize size, hipMemcpyKind kind);
-gboolean gst_hip_device_copy_2d (GstHipDevice * dev, void *dst, gsize dst_pitch,
+/* @stream NULL: the device's own stream. */
+gboolean gst_hip_device_copy_2d (GstHipDevice * dev, hipStream_t stream,
+    void *dst, gsize dst_pitch,
     const void *src, gsize src_pitch, gsize row_bytes, gsize rows,
     hipMemcpyKind kind);
 gboolean gst_hip_device_launched (GstHipDevice * dev, hipError_t err,
     const gchar * kernel);
 gboolean gst_hip_device_synchronize (GstHipDevice * dev);
+
+gboolean gst_hip_device_stream_new (GstHipDevice * dev, hipStream_t * stream);
+void gst_hip_device_stream_free (GstHipDevice * dev, hipStream_t stream);
+gboolean gst_hip_device_event_new (GstHipDevice * dev, hipEvent_t * event);
+void gst_hip_device_event_free (GstHipDevice * dev, hipEvent_t event);
+gboolean gst_hip_device_record (GstHipDevice * dev, hipEvent_t event,
+    hipStream_t stream);
+gboolean gst_hip_device_event_wait (GstHipDevice * dev, hipEvent_t event);
 
 G_END_DECLS
 

@@ -467,7 +467,7 @@ gst_hip_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   }
   apply_roi (&frame, &self->layout, &s);
   ok = gst_hip_device_bind (dev)
-      && gst_hip_video_upload (dev, &self->layout, &vframe, self->src.ptr)
+      && gst_hip_video_upload (dev, NULL, &self->layout, &vframe, self->src.ptr)
       && gst_hip_device_launched (dev, hipf_histogram (&dev->limits, &frame,
           self->src.ptr, self->counts.ptr, dev->stream), "hipf_histogram")
       && gst_hip_device_copy (dev, self->host_counts.ptr, self->counts.ptr,

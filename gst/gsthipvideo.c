@@ -38,43 +38,52 @@ gst_hip_video_layout_init (GstHipVideoLayout * layout,
     plane->channels = GST_VIDEO_INFO_COMP_PSTRIDE (info, c);
     plane->w_sub = GST_VIDEO_FORMAT_INFO_W_SUB (finfo, c);
     plane->h_sub = GST_VIDEO_FORMAT_INFO_H_SUB (finfo, c);
-    plane->pitch = (gsize) plane->width * plane->channels;
+    /* Rows and planes aligned for the kernels' 16-byte accesses. */
+    plane->pitch = GST_ROUND_UP_N ((gsize) plane->width * plane->channels,
+        GST_HIP_VIDEO_ROW_ALIGN);
     plane->offset = offset;
-    offset += plane->pitch * plane->height;
+    offset = GST_ROUND_UP_N (offset + plane->pitch * plane->height,
+        GST_HIP_VIDEO_PLANE_ALIGN);
   }
   layout->size = offset;
 }
 
 gboolean
-gst_hip_video_upload (GstHipDevice * dev, const GstHipVideoLayout * layout,
-    const GstVideoFrame * frame, guint8 * device)
+gst_hip_video_upload (GstHipDevice * dev, hipStream_t stream,
+    const GstHipVideoLayout * layout, const GstVideoFrame * frame,
+    guint8 * device)
 {
   guint p;
 
   for (p = 0; p < layout->n_planes; p++) {
     const GstHipPlane *plane = &layout->planes[p];
 
-    if (!gst_hip_device_copy_2d (dev, device + plane->offset, plane->pitch,
+    if (!gst_hip_device_copy_2d (dev, stream, device + plane->offset,
+            plane->pitch,
             GST_VIDEO_FRAME_PLANE_DATA (frame, p),
-            GST_VIDEO_FRAME_PLANE_STRIDE (frame, p), plane->pitch,
-            plane->height, hipMemcpyHostToDevice))
+            GST_VIDEO_FRAME_PLANE_STRIDE (frame, p),
+            (gsize) plane->width * plane->channels, plane->height,
+            hipMemcpyHostToDevice))
       return FALSE;
   }
   return TRUE;
 }
 
 gboolean
-gst_hip_video_download (GstHipDevice * dev, const GstHipVideoLayout * layout,
-    const guint8 * device, GstVideoFrame * frame)
+gst_hip_video_download (GstHipDevice * dev, hipStream_t stream,
+    const GstHipVideoLayout * layout, const guint8 * device,
+    GstVideoFrame * frame)
 {
   guint p;
 
   for (p = 0; p < layout->n_planes; p++) {
     const GstHipPlane *plane = &layout->planes[p];
 
-    if (!gst_hip_device_copy_2d (dev, GST_VIDEO_FRAME_PLANE_DATA (frame, p),
+    if (!gst_hip_device_copy_2d (dev, stream,
+            GST_VIDEO_FRAME_PLANE_DATA (frame, p),
             GST_VIDEO_FRAME_PLANE_STRIDE (frame, p), device + plane->offset,
-            plane->pitch, plane->pitch, plane->height, hipMemcpyDeviceToHost))
+            plane->pitch, (gsize) plane->width * plane->channels,
+            plane->height, hipMemcpyDeviceToHost))
       return FALSE;
   }
   return TRUE;
@@ -104,6 +113,7 @@ gst_hip_video_histogram_init (HipfHistogramFrame * f, const gchar ** names,
   f->n_planes = layout->n_planes;
   for (p = 0; p < layout->n_planes; p++) {
     f->planes[p].offset = layout->planes[p].offset;
+    f->planes[p].pitch = layout->planes[p].pitch;
     f->planes[p].width = layout->planes[p].width;
     f->planes[p].height = layout->planes[p].height;
     f->planes[p].pixel_stride = layout->planes[p].channels;

@@ -14,6 +14,9 @@ G_BEGIN_DECLS
 #define GST_HIP_VIDEO_FORMATS "{ GRAY8, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, " \
     "xRGB, xBGR, RGB, BGR, AYUV, I420, YV12, NV12, NV21, Y444, Y42B }"
 
+#define GST_HIP_VIDEO_ROW_ALIGN 16
+#define GST_HIP_VIDEO_PLANE_ALIGN 256
+
 typedef struct
 {
   gint width;                   /* pixels */
@@ -21,10 +24,11 @@ typedef struct
   gint channels;                /* interleaved samples per pixel */
   guint w_sub, h_sub;           /* log2 of the subsampling */
   gsize offset;                 /* into the packed device copy of the frame */
-  gsize pitch;                  /* width * channels: no padding on the device */
+  gsize pitch;                  /* width * channels rounded up to ROW_ALIGN */
 } GstHipPlane;
 
-/* A frame as the kernels see it: planes packed one after the other. */
+/* A frame as the kernels see it: planes one after the other, rows and
+ * planes aligned. */
 typedef struct
 {
   guint n_planes;
@@ -34,10 +38,11 @@ typedef struct
 
 void gst_hip_video_layout_init (GstHipVideoLayout * layout,
     const GstVideoInfo * info);
-gboolean gst_hip_video_upload (GstHipDevice * dev,
+/* Asynchronous on @stream (NULL: the device's stream). */
+gboolean gst_hip_video_upload (GstHipDevice * dev, hipStream_t stream,
     const GstHipVideoLayout * layout, const GstVideoFrame * frame,
     guint8 * device);
-gboolean gst_hip_video_download (GstHipDevice * dev,
+gboolean gst_hip_video_download (GstHipDevice * dev, hipStream_t stream,
     const GstHipVideoLayout * layout, const guint8 * device,
     GstVideoFrame * frame);
 

@@ -271,6 +271,93 @@ GST_START_TEST (test_passthrough_and_changes)
 
 GST_END_TEST;
 
+static GstBuffer *
+push_numbered (GstHarness * h, guint i, GstBuffer ** expected)
+{
+  GstVideoInfo info, out_info;
+  GstBuffer *in = hipf_test_frame_new (GST_VIDEO_FORMAT_NV12, 97, 33, 0, &info);
+  GstVideoFrame fi, fe;
+
+  gst_video_info_set_format (&out_info, GST_VIDEO_FORMAT_NV12, 97, 33);
+  *expected = gst_buffer_new_allocate (NULL, out_info.size, NULL);
+  fail_unless (gst_video_frame_map (&fi, &info, in, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&fe, &out_info, *expected, GST_MAP_WRITE));
+  ref_box_blur_frame (&fi, &fe, 5, 5, REF_BORDER_CLAMP);
+  gst_video_frame_unmap (&fi);
+  gst_video_frame_unmap (&fe);
+  GST_BUFFER_PTS (in) = i * GST_SECOND / 30;
+  GST_BUFFER_DURATION (in) = GST_SECOND / 30;
+  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  return in;
+}
+
+static void
+check_numbered (GstBuffer * out, guint i, GstBuffer * expected)
+{
+  GstVideoInfo info;
+  GstVideoFrame fo, fe;
+  gchar *where = NULL;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 97, 33);
+  fail_unless (out != NULL, "frame %u missing", i);
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (out), i * GST_SECOND / 30);
+  fail_unless (gst_video_frame_map (&fo, &info, out, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&fe, &info, expected, GST_MAP_READ));
+  fail_unless (hipf_test_frames_equal (&fo, &fe, &where), "frame %u: %s "
+      "(seed %u)", i, where, hipf_test_seed ());
+  gst_video_frame_unmap (&fo);
+  gst_video_frame_unmap (&fe);
+}
+
+/* Several frames in flight: each leaves after three newer ones, EOS hands
+ * out the rest in order, a flush drops them, latency grows by three
+ * frames. */
+GST_START_TEST (test_frames_in_flight)
+{
+  GstHarness *h = gst_harness_new_parse ("hipboxblur frames-in-flight=4 "
+      "radius=5 border-mode=clamp");
+  GstBuffer *expected[12];
+  GstClockTime latency;
+  guint i;
+
+  gst_harness_set_caps_str (h,
+      "video/x-raw,format=NV12,width=97,height=33,framerate=30/1",
+      "video/x-raw,format=NV12,width=97,height=33,framerate=30/1");
+  for (i = 0; i < 10; i++) {
+    push_numbered (h, i, &expected[i]);
+    fail_unless_equals_int (gst_harness_buffers_received (h), i < 3 ? 0 :
+        i - 2);
+  }
+  latency = gst_harness_query_latency (h);
+  fail_unless_equals_uint64 (latency, 3 * GST_SECOND / 30);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  fail_unless_equals_int (gst_harness_buffers_received (h), 10);
+  for (i = 0; i < 10; i++) {
+    GstBuffer *out = gst_harness_pull (h);
+
+    check_numbered (out, i, expected[i]);
+    gst_buffer_unref (out);
+    gst_buffer_unref (expected[i]);
+  }
+
+  /* A flush drops what is in flight; frames after it come out. */
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+  gst_harness_set_caps_str (h,
+      "video/x-raw,format=NV12,width=97,height=33,framerate=30/1",
+      "video/x-raw,format=NV12,width=97,height=33,framerate=30/1");
+  for (i = 0; i < 3; i++)
+    push_numbered (h, i, &expected[i]);
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+  for (i = 0; i < 3; i++)
+    gst_buffer_unref (expected[i]);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 static Suite *
 boxblur_gpu_suite (void)
 {
@@ -286,6 +373,7 @@ boxblur_gpu_suite (void)
   tcase_add_test (tc, test_padded_input);
   tcase_add_test (tc, test_padded_output);
   tcase_add_test (tc, test_passthrough_and_changes);
+  tcase_add_test (tc, test_frames_in_flight);
   return s;
 }
 
