@@ -428,6 +428,15 @@ submit_frame (GstHipBoxBlur * self, GstBuffer * inbuf, GstBuffer * outbuf)
     gst_buffer_unref (outbuf);
     return GST_FLOW_ERROR;
   }
+  if (!gst_hip_video_frame_fits (&self->layout, &slot->in_frame)) {
+    gst_video_frame_unmap (&slot->in_frame);
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT, (NULL),
+        ("input buffer of %" G_GSIZE_FORMAT " bytes is smaller than its "
+            "strides and caps say", gst_buffer_get_size (inbuf)));
+    gst_buffer_unref (inbuf);
+    gst_buffer_unref (outbuf);
+    return GST_FLOW_ERROR;
+  }
   if (!gst_video_frame_map (&slot->out_frame, &filter->out_info, outbuf,
           GST_MAP_WRITE)) {
     gst_video_frame_unmap (&slot->in_frame);
@@ -463,17 +472,19 @@ gst_hip_box_blur_submit_input_buffer (GstBaseTransform * trans,
   GstBuffer *outbuf = NULL;
   GstFlowReturn ret;
 
-  /* Passed-through buffers must not overtake frames in flight: the base
-   * class queues it, and generate_output hands the older frames out first. */
-  if (gst_base_transform_is_passthrough (trans) || self->n_slots == 0) {
-    self->draining = self->pending > 0;
-    return GST_BASE_TRANSFORM_CLASS (parent_class)->submit_input_buffer (trans,
-        is_discont, input);
-  }
+  /* Passthrough is decided once, by prepare_output_buffer handing back the
+   * input itself: the radius may change from another thread meanwhile.
+   * Passed-through buffers must not overtake frames in flight: they wait in
+   * queued_buf, and generate_output hands the older frames out first. */
   ret = klass->prepare_output_buffer (trans, input, &outbuf);
   if (ret != GST_FLOW_OK || outbuf == NULL) {
     gst_buffer_unref (input);
     return ret != GST_FLOW_OK ? ret : GST_FLOW_ERROR;
+  }
+  if (outbuf == input) {
+    self->draining = self->pending > 0;
+    trans->queued_buf = input;
+    return GST_FLOW_OK;
   }
   return submit_frame (self, input, outbuf);
 }

@@ -147,11 +147,23 @@ fault_hit (GstHipDevice * dev, GstHipOp op)
 
 /* ---- errors ------------------------------------------------------------ */
 
+/* The runtime keeps the last error of each host thread until it is read,
+ * and the kernels' launch wrappers return hipGetLastError(): an error
+ * reported here is consumed, so that it cannot resurface as the result of a
+ * later, successful launch on this thread (e.g. the first frame after a
+ * failed allocation). A sticky error still fails the calls that follow. */
+static void
+clear_last_error (void)
+{
+  (void) hipGetLastError ();
+}
+
 /* Posts the error for a failed HIP call; FALSE so callers can return it. */
 static gboolean
 post_error (GstHipDevice * dev, hipError_t err, const gchar * what,
     gboolean injected)
 {
+  clear_last_error ();
   GST_ELEMENT_ERROR (dev->element, RESOURCE, FAILED,
       ("HIP call %s failed on device %d: %s", what, dev->device_id,
           hipGetErrorString (err)), ("%s (%d)%s", hipGetErrorName (err),
@@ -194,6 +206,7 @@ gst_hip_device_open (GstHipDevice * dev, GstElement * element, gint device_id)
 
   err = hipGetDeviceCount (&count);
   if (err != hipSuccess || count == 0) {
+    clear_last_error ();
     GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
         ("No HIP device available: %s", err != hipSuccess ?
             hipGetErrorString (err) : "the runtime reports no device"),
@@ -241,6 +254,7 @@ static gboolean
 post_alloc_error (GstHipDevice * dev, hipError_t err, gsize size,
     const gchar * kind, const gchar * what, gboolean injected)
 {
+  clear_last_error ();
   GST_ELEMENT_ERROR (dev->element, RESOURCE, NO_SPACE_LEFT,
       ("Could not allocate %" G_GSIZE_FORMAT " bytes of %s memory for the %s "
           "on HIP device %d: %s", size, kind, what, dev->device_id,
@@ -411,6 +425,8 @@ gst_hip_device_event_wait (GstHipDevice * dev, hipEvent_t event)
 
   if (injected && err == hipSuccess)
     err = fault_error (GST_HIP_OP_SYNC);
+  else
+    injected = FALSE;
   if (err != hipSuccess)
     return post_error (dev, err, "hipEventSynchronize", injected);
   return TRUE;

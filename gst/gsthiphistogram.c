@@ -465,6 +465,13 @@ gst_hip_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
             "negotiated caps", gst_buffer_get_size (buf)));
     return GST_FLOW_ERROR;
   }
+  if (!gst_hip_video_frame_fits (&self->layout, &vframe)) {
+    gst_video_frame_unmap (&vframe);
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT, (NULL),
+        ("buffer of %" G_GSIZE_FORMAT " bytes is smaller than its strides "
+            "and caps say", gst_buffer_get_size (buf)));
+    return GST_FLOW_ERROR;
+  }
   apply_roi (&frame, &self->layout, &s);
   ok = gst_hip_device_bind (dev)
       && gst_hip_video_upload (dev, NULL, &self->layout, &vframe, self->src.ptr)
@@ -502,7 +509,11 @@ gst_hip_histogram_class_init (GstHipHistogramClass * klass)
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
   const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS;
   const GParamFlags live = flags | GST_PARAM_MUTABLE_PLAYING;
-  static const gchar *tags[] = { NULL };
+  /* Tagged as describing the pixels, so that elements which change them
+   * (filters, converters) drop it rather than carry a stale histogram. */
+  static const gchar *tags[] = { GST_META_TAG_VIDEO_STR,
+    GST_META_TAG_VIDEO_COLORSPACE_STR, NULL
+  };
 
   gobject_class->set_property = gst_hip_histogram_set_property;
   gobject_class->get_property = gst_hip_histogram_get_property;

@@ -45,7 +45,33 @@ gst_hip_video_layout_init (GstHipVideoLayout * layout,
     offset = GST_ROUND_UP_N (offset + plane->pitch * plane->height,
         GST_HIP_VIDEO_PLANE_ALIGN);
   }
-  layout->size = offset;
+  /* Kernels may read a little past the last row of the last plane. */
+  layout->size = offset + GST_HIP_VIDEO_SLACK;
+}
+
+gboolean
+gst_hip_video_frame_fits (const GstHipVideoLayout * layout,
+    const GstVideoFrame * frame)
+{
+  guint p;
+
+  for (p = 0; p < layout->n_planes; p++) {
+    const GstHipPlane *plane = &layout->planes[p];
+    /* Without a video meta every plane lies in the first mapping. */
+    const GstMapInfo *map = frame->meta ? &frame->map[p] : &frame->map[0];
+    const guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (frame, p);
+    gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, p);
+    gsize row = (gsize) plane->width * plane->channels;
+    guint64 end;
+
+    if (stride < 0 || (gsize) stride < row || data < map->data)
+      return FALSE;
+    end = (guint64) (data - map->data) + (guint64) stride * (plane->height -
+        1) + row;
+    if (end > map->size)
+      return FALSE;
+  }
+  return TRUE;
 }
 
 gboolean

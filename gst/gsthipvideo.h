@@ -16,6 +16,7 @@ G_BEGIN_DECLS
 
 #define GST_HIP_VIDEO_ROW_ALIGN 16
 #define GST_HIP_VIDEO_PLANE_ALIGN 256
+#define GST_HIP_VIDEO_SLACK 64
 
 typedef struct
 {
@@ -38,6 +39,12 @@ typedef struct
 
 void gst_hip_video_layout_init (GstHipVideoLayout * layout,
     const GstVideoInfo * info);
+/* Whether every row of every plane the strides describe lies inside the
+ * memory mapped for @frame: a video meta may promise more than a buffer
+ * holds. */
+gboolean gst_hip_video_frame_fits (const GstHipVideoLayout * layout,
+    const GstVideoFrame * frame);
+
 /* Asynchronous on @stream (NULL: the device's stream). */
 gboolean gst_hip_video_upload (GstHipDevice * dev, hipStream_t stream,
     const GstHipVideoLayout * layout, const GstVideoFrame * frame,

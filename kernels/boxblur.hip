@@ -715,7 +715,7 @@ BandPlan plan_bands (const HipfDeviceLimits * limits, const HipfBoxBlurPlane * p
   int per_mp = 0;
   void *kernel = band_kernel_for (p->channels, plan.chunks_per_thread);
   if (plan.shared > 48 * 1024)
-    hipFuncSetAttribute ((const void *) kernel,
+    (void) hipFuncSetAttribute ((const void *) kernel,
         hipFuncAttributeMaxDynamicSharedMemorySize, (int) plan.shared);
   if (hipOccupancyMaxActiveBlocksPerMultiprocessor (&per_mp,
           (const void *) kernel, plan.threads, plan.shared) != hipSuccess
@@ -763,6 +763,9 @@ hipf_box_blur (const HipfDeviceLimits * limits, const HipfBoxBlurPlane * p,
     void *scratch, hipStream_t stream)
 {
   using namespace hipf;
+  /* Clears an error an earlier call on this thread left behind, so that
+   * the error returned is this launch's own. */
+  (void) hipGetLastError ();
   if (p->width < 1 || p->height < 1 || p->channels < 1
       || p->channels > kMaxChannels || p->radius_x < 0 || p->radius_y < 0
       || p->radius_x > HIPF_BOX_BLUR_MAX_RADIUS

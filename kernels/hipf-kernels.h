@@ -90,7 +90,10 @@ typedef struct {
 } HipfHistogramFrame;
 
 /* Counts every channel of @frame in one launch into @counts, n_channels *
- * HIPF_HISTOGRAM_VALUES device words that it clears first. */
+ * HIPF_HISTOGRAM_VALUES device words that it clears first. Rows must start
+ * on 16-byte boundaries; the kernel reads whole 16-byte groups (48 for
+ * 3-byte pixels) around the region of interest, up to 32 bytes past the
+ * end of the last row. */
 hipError_t hipf_histogram (const HipfDeviceLimits * limits,
     const HipfHistogramFrame * frame, const uint8_t * src, uint32_t * counts,
     hipStream_t stream);

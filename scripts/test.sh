@@ -6,6 +6,9 @@
 #   (first time only) and builds build/nvidia and build/amd, and runs
 #   `meson test` in both. Exits non-zero if any build or test fails.
 #   Tests that need a GPU are reported as SKIP on machines without one.
+#   Then runs the compiled tests of the nvidia build's cpu suite again under
+#   valgrind memcheck (see run_valgrind below): any memory error or definite
+#   leak fails the script.
 #
 # Environment:
 #   HIPF_ARCHS_NVIDIA  e.g. sm_90 or sm_80,sm_90: passed as -Dhip-archs= when
@@ -14,6 +17,9 @@
 #   Already configured build dirs are rebuilt as they are; to change the
 #   architectures later use `meson configure build/<platform> -Dhip-archs=...`
 #   or delete the build dir.
+#   HIPF_VALGRIND      1: always run the valgrind step; 0: never; unset
+#                      (auto): run it unless an NVIDIA driver is installed
+#                      (memcheck is not usable over the CUDA driver)
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -55,11 +61,73 @@ for platform in nvidia amd; do
   fi
 done
 
+# The cpu-suite tests that are compiled programs (valgrind over a Python
+# script would check the interpreter, not this project), one name a line.
+cpu_programs() {
+  meson introspect --tests "$1" | python3 -c '
+import json, sys
+for t in json.load(sys.stdin):
+    if not any(s == "cpu" or s.endswith(":cpu") for s in t.get("suite", [])):
+        continue
+    try:
+        with open(t["cmd"][0], "rb") as f:
+            if f.read(4) == b"\x7fELF":
+                print(t["name"])
+    except OSError:
+        pass
+'
+}
+
+# Memcheck over the CPU tests of build/nvidia: fails on any memory error
+# (invalid access, uninitialised value, bad free) and on definite leaks.
+# GLib's slice allocator and GC-friendly mode make leaks visible; GLib's
+# suppressions plus tests/valgrind.supp (commented there) cover what is not
+# ours. Forked check tests are leak-checked as they exit, and a valgrind
+# error makes the test fail.
+run_valgrind() {
+  local dir=build/nvidia names
+  case "${HIPF_VALGRIND:-auto}" in
+    0)
+      valgrind_skipped="skipped (HIPF_VALGRIND=0)"
+      return 0 ;;
+    auto)
+      if { ldconfig -p || /sbin/ldconfig -p; } 2>/dev/null | grep -q 'libcuda\.so\.1'; then
+        valgrind_skipped="skipped: an NVIDIA driver is installed (HIPF_VALGRIND=1 forces it)"
+        return 0
+      fi ;;
+  esac
+  mapfile -t names < <(cpu_programs "$dir")
+  if [ ${#names[@]} -eq 0 ]; then
+    echo "test.sh: valgrind: no cpu-suite programs found in $dir" >&2
+    return 1
+  fi
+  echo "test.sh: valgrind memcheck over build/nvidia: ${names[*]}"
+  G_SLICE=always-malloc G_DEBUG=gc-friendly meson test -C "$dir" --no-rebuild \
+    --print-errorlogs --timeout-multiplier 4 \
+    --wrapper="valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite --suppressions=/usr/share/glib-2.0/valgrind/glib.supp --suppressions=$PWD/tests/valgrind.supp" \
+    "${names[@]}"
+}
+
+valgrind_skipped=
+if [ "${result[nvidia]}" = passed ]; then
+  if run_valgrind; then
+    result[valgrind]=${valgrind_skipped:-passed}
+  else
+    result[valgrind]="FAILED (build/nvidia/meson-logs/testlog-valgrind.txt)"
+  fi
+else
+  result[valgrind]="not run (nvidia failed)"
+fi
+
 status=0
 for platform in nvidia amd; do
   [ "${result[$platform]}" = passed ] || status=1
 done
-echo "test.sh: nvidia: ${result[nvidia]}; amd: ${result[amd]} => $([ $status = 0 ] && echo OK || echo FAILED)"
+case "${result[valgrind]}" in
+  passed|skipped*) ;;
+  *) status=1 ;;
+esac
+echo "test.sh: nvidia: ${result[nvidia]}; amd: ${result[amd]}; valgrind: ${result[valgrind]} => $([ $status = 0 ] && echo OK || echo FAILED)"
 # One closing line over both platforms, from meson's machine-readable logs.
 python3 - build/nvidia/meson-logs/testlog.json build/amd/meson-logs/testlog.json <<'PY' || true
 import json, sys

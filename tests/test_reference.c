@@ -201,6 +201,8 @@ GST_START_TEST (test_histogram_chroma_roi)
 
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, 3, 3);
   buf = gst_buffer_new_allocate (NULL, info.size, NULL);
+  /* The luma plane is counted too: no uninitialised bytes (valgrind). */
+  gst_buffer_memset (buf, 0, 0, info.size);
   fail_unless (gst_video_frame_map (&frame, &info, buf, GST_MAP_WRITE));
   for (i = 0; i < 4; i++) {
     GST_VIDEO_FRAME_COMP_DATA (&frame, 1)[(i / 2) *
