@@ -35,43 +35,6 @@
 
 /* ---- frames and references --------------------------------------------- */
 
-/* A frame of random bytes whose rows are @padding bytes longer than needed
- * (0: GStreamer's default strides), with a video meta; hipf_test_frame_new()
- * with a generator of the caller's, so that threads can make frames. */
-static GstBuffer *
-random_frame (GRand * rand, GstVideoFormat format, gint width, gint height,
-    guint padding, GstVideoInfo * info)
-{
-  GstBuffer *buf;
-  GstMapInfo map;
-  gsize offset = 0, i;
-  guint p;
-
-  gst_video_info_set_format (info, format, width, height);
-  if (padding) {
-    for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
-      GstVideoFrame dummy = { 0 };
-      RefPlane plane;
-
-      dummy.info = *info;
-      ref_plane_from_frame (&dummy, p, &plane, NULL, NULL);
-      info->stride[p] = plane.width * plane.channels + padding;
-      info->offset[p] = offset;
-      offset += (gsize) info->stride[p] * plane.height;
-    }
-    info->size = offset;
-  }
-  buf = gst_buffer_new_allocate (NULL, info->size, NULL);
-  gst_buffer_map (buf, &map, GST_MAP_WRITE);
-  for (i = 0; i < map.size; i++)
-    map.data[i] = (guint8) g_rand_int (rand);
-  gst_buffer_unmap (buf, &map);
-  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE, format,
-      width, height, GST_VIDEO_INFO_N_PLANES (info), info->offset,
-      info->stride);
-  return buf;
-}
-
 /* The blurred frame, in a buffer of default strides. */
 static GstBuffer *
 blur_reference (GstBuffer * in, const GstVideoInfo * in_info, gint rx, gint ry,
@@ -422,7 +385,8 @@ random_frames (GRand * rand, guint n, GstVideoFormat format, gint width,
   guint i;
 
   for (i = 0; i < n; i++)
-    frames[i] = random_frame (rand, format, width, height, padding, info);
+    frames[i] = hipf_test_frame_new_with_rand (rand, format, width, height,
+        padding, info);
   return frames;
 }
 
@@ -725,7 +689,7 @@ harness_check_frame (GstHarness * h, const Filter * filter,
     GstVideoFormat format, gint width, gint height, guint padding)
 {
   GstVideoInfo info;
-  GstBuffer *in = random_frame (hipf_test_rand (), format, width, height,
+  GstBuffer *in = hipf_test_frame_new (format, width, height,
       padding, &info);
   GstBuffer *out;
   GstFlowReturn ret;
@@ -1473,7 +1437,7 @@ GST_START_TEST (test_radius_zero_toggle)
   thread = g_thread_new ("flipper", flipper_run, &f);
   for (i = 0; i < TOGGLE_FRAMES; i++) {
     GstVideoInfo info;
-    GstBuffer *in = random_frame (hipf_test_rand (), GST_VIDEO_FORMAT_GRAY8,
+    GstBuffer *in = hipf_test_frame_new (GST_VIDEO_FORMAT_GRAY8,
         8, 8, 0, &info);
     GstBuffer *out;
     GstFlowReturn ret;
@@ -1533,7 +1497,7 @@ GST_START_TEST (test_play_cycles)
   fail_unless (p != NULL, "%s", error);
   for (c = 0; c < PLAY_CYCLES; c++) {
     GstVideoInfo info, out_info;
-    GstBuffer *frame = random_frame (hipf_test_rand (), GST_VIDEO_FORMAT_RGBA,
+    GstBuffer *frame = hipf_test_frame_new (GST_VIDEO_FORMAT_RGBA,
         32, 24, 0, &info);
     GstMessage *msg = pipe_play (p, &frame, 1, NULL);
     gchar *why = NULL;
@@ -1567,7 +1531,7 @@ static void
 check_not_negotiated (const Filter * filter)
 {
   GstVideoInfo info;
-  GstBuffer *frame = random_frame (hipf_test_rand (), GST_VIDEO_FORMAT_YUY2,
+  GstBuffer *frame = hipf_test_frame_new (GST_VIDEO_FORMAT_YUY2,
       64, 48, 0, &info);
   GstElement *pipeline = gst_pipeline_new (NULL);
   GstElement *src = gst_element_factory_make ("appsrc", NULL);

@@ -50,7 +50,14 @@ GstBuffer *
 hipf_test_frame_new (GstVideoFormat format, gint width, gint height,
     guint padding, GstVideoInfo * info)
 {
-  GRand *rand = hipf_test_rand ();
+  return hipf_test_frame_new_with_rand (hipf_test_rand (), format, width,
+      height, padding, info);
+}
+
+GstBuffer *
+hipf_test_frame_new_with_rand (GRand * rand, GstVideoFormat format,
+    gint width, gint height, guint padding, GstVideoInfo * info)
+{
   GstBuffer *buf;
   GstMapInfo map;
   gsize offset = 0, i;

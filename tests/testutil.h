@@ -16,6 +16,9 @@ GRand *hipf_test_rand (void);
  * video meta describing them. @info receives the layout used. */
 GstBuffer *hipf_test_frame_new (GstVideoFormat format, gint width,
     gint height, guint padding, GstVideoInfo * info);
+/* The same from a generator of the caller's, for threads of their own. */
+GstBuffer *hipf_test_frame_new_with_rand (GRand * rand, GstVideoFormat format,
+    gint width, gint height, guint padding, GstVideoInfo * info);
 
 /* Compares the visible samples of two frames of one format; on a mismatch
  * returns FALSE and a description of the first difference. */
