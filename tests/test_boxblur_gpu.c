@@ -310,8 +310,8 @@ check_numbered (GstBuffer * out, guint i, GstBuffer * expected)
 }
 
 /* Several frames in flight: each leaves after three newer ones, EOS hands
- * out the rest in order, a flush drops them, latency grows by three
- * frames. */
+ * out the rest in order, a flush drops them, frames after a flush and a
+ * new segment (a seek) come out, latency grows by three frames. */
 GST_START_TEST (test_frames_in_flight)
 {
   GstHarness *h = gst_harness_new_parse ("hipboxblur frames-in-flight=4 "
@@ -353,6 +353,27 @@ GST_START_TEST (test_frames_in_flight)
   fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
   for (i = 0; i < 3; i++)
     gst_buffer_unref (expected[i]);
+
+  /* What a flushing seek leaves: a new segment, then frames from there on,
+   * every one out, in order and exact. */
+  {
+    GstSegment segment;
+
+    gst_segment_init (&segment, GST_FORMAT_TIME);
+    segment.start = segment.time = 5 * GST_SECOND / 30;
+    fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
+  }
+  for (i = 5; i < 11; i++)
+    push_numbered (h, i, &expected[i]);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 6);
+  for (i = 5; i < 11; i++) {
+    GstBuffer *out = gst_harness_pull (h);
+
+    check_numbered (out, i, expected[i]);
+    gst_buffer_unref (out);
+    gst_buffer_unref (expected[i]);
+  }
   gst_harness_teardown (h);
 }
 
