@@ -6,7 +6,7 @@
  * of the same frame, element throughput through real pipelines, and the
  * CPU reference on the same frames. Prints one table and writes it as CSV.
  *
- *   hipf-bench [--quick] [--csv FILE] [--runs N]
+ *   hipf-bench [--quick] [--kernels-only] [--csv FILE] [--runs N]
  *
  * --quick runs the CPU rows only, on small frames, so CI keeps it working
  * without a GPU.
@@ -138,8 +138,10 @@ dev_frame_init (DevFrame * f, GstVideoFormat format, gint w, gint h,
   }
   CHECK (hipMalloc ((void **) &f->dst, f->layout.size));
   CHECK (hipMalloc (&f->scratch, scratch));
-  CHECK (hipMalloc ((void **) &f->counts, HIPF_HISTOGRAM_MAX_CHANNELS *
-          HIPF_HISTOGRAM_VALUES * sizeof (guint32)));
+  CHECK (hipMalloc ((void **) &f->counts,
+          hipf_histogram_buffer_size ()));
+  CHECK (hipMemsetAsync (f->counts, 0,
+          hipf_histogram_buffer_size (), f->stream));
   g_free (host);
 }
 
@@ -442,7 +444,7 @@ print_table (FILE * out, gboolean csv)
 int
 main (int argc, char **argv)
 {
-  gboolean quick = FALSE;
+  gboolean quick = FALSE, kernels_only = FALSE;
   gchar *csv = NULL;
   GOptionEntry entries[] = {
     {"quick", 'q', 0, G_OPTION_ARG_NONE, &quick,
@@ -451,6 +453,8 @@ main (int argc, char **argv)
         "FILE"},
     {"runs", 0, 0, G_OPTION_ARG_INT, &n_runs, "Timed runs per row (median)",
         "N"},
+    {"kernels-only", 'k', 0, G_OPTION_ARG_NONE, &kernels_only,
+        "Device kernel rows only (no pipelines, no CPU reference)", NULL},
     {NULL}
   };
   GOptionContext *ctx = g_option_context_new ("- gst-hip-filters benchmark");
@@ -485,6 +489,8 @@ main (int argc, char **argv)
     bench_device (GST_VIDEO_FORMAT_GRAY8, 3840, 2160, FALSE, &limits);
     bench_device (GST_VIDEO_FORMAT_NV12, 3840, 2160, FALSE, &limits);
     bench_device (GST_VIDEO_FORMAT_RGBA, 1920, 1080, FALSE, &limits);
+    if (kernels_only)
+      goto table;
 
     g_printerr ("elements (%d frames through appsrc ! element ! fakesink):\n",
         frames);
@@ -513,6 +519,7 @@ main (int argc, char **argv)
     bench_cpu (GST_VIDEO_FORMAT_RGBA, 3840, 2160, 6);
   }
 
+table:
   print_table (stdout, FALSE);
   if (csv) {
     FILE *f = fopen (csv, "w");

@@ -284,7 +284,7 @@ gst_hip_histogram_set_caps (GstBaseTransform * trans, GstCaps * incaps,
       && gst_hip_device_alloc (&self->device, &self->src, self->layout.size,
       "input frame")
       && gst_hip_device_alloc (&self->device, &self->counts,
-      f->n_channels * HIPF_HISTOGRAM_VALUES * sizeof (guint32), "histograms")
+      hipf_histogram_buffer_size (), "histograms")
       && gst_hip_device_alloc_host (&self->device, &self->host_counts,
       f->n_channels * HIPF_HISTOGRAM_VALUES * sizeof (guint32), "histograms")
       && (self->negotiated = TRUE);

@@ -55,7 +55,8 @@ struct StridedPrefix
 };
 
 /* F(k): sum of the border-extended signal over [0, k), from P(0..n). */
-__device__ inline uint32_t extended_prefix (const StridedPrefix & p, int n,
+template <typename Prefix>
+__device__ inline uint32_t extended_prefix (const Prefix & p, int n,
     int k, HipfBorderMode mode)
 {
   switch (mode) {
@@ -233,17 +234,20 @@ __host__ __device__ constexpr int band_threads (int chunks_per_thread)
   return chunks_per_thread == 1 ? kMaxBandThreads : kMaxBandThreads / 2;
 }
 constexpr int kScanWarps = 32;          /* slots for per-warp scan totals */
+/* Rows loaded before any of them is added: enough loads in flight to hide
+ * the memory latency of a column walk. */
+constexpr int kRowBatch = 8;
+/* Exact division by multiply-high: quotients are at most 255 and windows
+ * hold at most 2^24 samples, so x < 2^8 * n. */
+constexpr int kQuotientBits = 8;
 
-/* Shared-memory index of prefix element i, skewed by one word every 32 so
- * that threads reading 16 apart hit distinct banks. */
-__device__ inline int skew (int i)
+/* Shared-memory word of prefix element w. A thread owns 16 or 32 words in
+ * a row; padding spreads neighbouring threads over the banks. Four-channel
+ * planes are read as 16-byte vectors, so they are padded by whole vectors. */
+template <int C>
+__host__ __device__ inline int padded (int w)
 {
-  return i + (i >> 5);
-}
-
-__host__ __device__ inline int skewed_words (int n)
-{
-  return n + (n >> 5) + 1;
+  return C == 4 ? w + ((w >> 5) << 2) : w + (w >> 5);
 }
 
 struct BandParams
@@ -258,23 +262,63 @@ struct BandParams
   int chunks;                   /* 16-sample chunks per row */
   const uint32_t *band_prefix;  /* NULL: bands sum their first window */
   size_t band_stride;           /* words between band prefix rows */
+  /* floor (x / n) = umulhi (x, magic) >> shift for the whole window's n,
+   * when exact; otherwise the quotient is corrected (divide_corrected). */
+  uint32_t magic;
+  int shift;
+  int exact;
+  /* The shared prefix holds the border-extended entries beyond the row. */
+  int extended;
 };
 
-__device__ inline void add_bytes (uint32_t (&v)[kChunk], const uint4 & q,
-    int sign)
+/* v[at .. at + 15] += the 16 bytes of q. */
+template <int N>
+__device__ inline void add_bytes (uint32_t (&v)[N], const uint4 & q, int at = 0)
 {
   const uint32_t w[4] = { q.x, q.y, q.z, q.w };
 #pragma unroll
-  for (int k = 0; k < kChunk; ++k) {
-    uint32_t b = (w[k / 4] >> (8 * (k % 4))) & 0xff;
-    v[k] += sign > 0 ? b : 0u - b;
-  }
+  for (int k = 0; k < kChunk; ++k)
+    v[at + k] += __byte_perm (w[k / 4], 0, 0x4440 | (k % 4));
 }
 
-__device__ inline void add_row (uint32_t (&v)[kChunk], const uint8_t * row,
-    int sign)
+/* v[at .. at + 15] += the bytes of enter - the bytes of leave: the window
+ * slides down a row. */
+template <int N>
+__device__ inline void slide (uint32_t (&v)[N], const uint4 & enter,
+    const uint4 & leave, int at)
 {
-  add_bytes (v, *reinterpret_cast<const uint4 *>(row), sign);
+  const uint32_t e[4] = { enter.x, enter.y, enter.z, enter.w };
+  const uint32_t l[4] = { leave.x, leave.y, leave.z, leave.w };
+#pragma unroll
+  for (int k = 0; k < kChunk; ++k)
+    v[at + k] += __byte_perm (e[k / 4], 0, 0x4440 | (k % 4)) -
+        __byte_perm (l[k / 4], 0, 0x4440 | (k % 4));
+}
+
+__device__ inline const uint4 & chunk_at (const uint8_t * src, size_t pitch,
+    int row, int chunk)
+{
+  return *reinterpret_cast<const uint4 *>(src + (size_t) row * pitch +
+      (size_t) chunk * kChunk);
+}
+
+/* v += the samples of rows row_of (0 .. count - 1) in one chunk column; a
+ * negative row adds nothing. Rows are loaded in batches. */
+template <typename RowOf>
+__device__ inline void add_rows (uint32_t (&v)[kChunk], const uint8_t * src,
+    size_t pitch, int chunk, int count, RowOf row_of)
+{
+  for (int d = 0; d < count; d += kRowBatch) {
+    uint4 q[kRowBatch];
+#pragma unroll
+    for (int b = 0; b < kRowBatch; ++b) {
+      const int r = d + b < count ? row_of (d + b) : -1;
+      q[b] = r >= 0 ? chunk_at (src, pitch, r, chunk) : make_uint4 (0, 0, 0, 0);
+    }
+#pragma unroll
+    for (int b = 0; b < kRowBatch; ++b)
+      add_bytes (v, q[b]);
+  }
 }
 
 /* Row seen at index i of the border-extended plane, or -1 for none. */
@@ -351,112 +395,64 @@ __device__ inline void expand_prefix (int k, int n, HipfBorderMode mode,
   }
 }
 
-/* Window sum of the row prefix where the window crosses an edge: rare, so
- * kept out of line to keep the unrolled sample loop small. */
-__device__ __noinline__ uint32_t row_window_at_edge (const uint32_t * prefix,
-    int xa, int xb, int width, int channels, int c, HipfBorderMode mode)
-{
-  uint32_t sum = 0;
-  auto add = [&](uint32_t coef, int j) {
-    sum += coef * prefix[skew (j * channels + c)];
-  };
-  expand_prefix (xb, width, mode, 1u, add);
-  expand_prefix (xa, width, mode, 0u - 1u, add);
-  return sum;
-}
-
-/* Mean of a window that crosses the left or right edge of the row. */
-__device__ __noinline__ uint32_t edge_mean (const uint32_t * prefix, int x,
-    int c, int channels, const BandParams & p, uint32_t count_y)
-{
-  const int xa = x - p.radius_x, xb = x + p.radius_x + 1;
-  const uint32_t sum = row_window_at_edge (prefix, xa, xb, p.width, channels,
-      c, p.mode);
-  const uint32_t n = window_count (xa, xb, p.width, p.mode) * count_y;
-  return (sum + n / 2) / n;
-}
-
-/* Exclusive scan of per-thread C-vectors over the block, in thread order;
- * @total receives the block's sum. */
-template <int C>
-__device__ inline void block_exclusive_scan (uint32_t (&v)[C],
-    uint32_t (&total)[C], uint32_t (*warp_sums)[kScanWarps])
-{
-  const int lane = threadIdx.x % warpSize, warp = threadIdx.x / warpSize;
-  const int warps = blockDim.x / warpSize;
-  uint32_t incl[C];
-
-#pragma unroll
-  for (int c = 0; c < C; ++c) {
-    incl[c] = v[c];
-    for (int off = 1; off < warpSize; off <<= 1) {
-      uint32_t n = shfl_up (incl[c], off);
-      if (lane >= off)
-        incl[c] += n;
-    }
-    if (lane == warpSize - 1)
-      warp_sums[c][warp] = incl[c];
-  }
-  __syncthreads ();
-  if (warp == 0) {
-#pragma unroll
-    for (int c = 0; c < C; ++c) {
-      uint32_t x = lane < warps ? warp_sums[c][lane] : 0;
-      for (int off = 1; off < warpSize; off <<= 1) {
-        uint32_t n = shfl_up (x, off);
-        if (lane >= off)
-          x += n;
-      }
-      if (lane < warps)
-        warp_sums[c][lane] = x;
-    }
-  }
-  __syncthreads ();
-#pragma unroll
-  for (int c = 0; c < C; ++c) {
-    v[c] = (warp ? warp_sums[c][warp - 1] : 0) + incl[c] - v[c];
-    total[c] = warp_sums[c][warps - 1];
-  }
-  __syncthreads ();
-}
-
-/* Column prefixes at band boundaries: prefix[b][i] is the sum of rows
- * [0, b * band_rows) of sample column i, b = 0 .. bands. */
+/* Column sums of each band: prefix[b + 1][i] is the sum of the rows of band
+ * b in sample column i (column_band_scan turns them into prefixes). */
 __global__ void column_band_sums (const uint8_t * __restrict__ src,
     size_t pitch, int height, int band_rows, int chunks,
     uint32_t * __restrict__ prefix, size_t stride)
 {
   const int chunk = blockIdx.x * blockDim.x + threadIdx.x;
-  const int band = blockIdx.y;
+  const int y0 = blockIdx.y * band_rows;
   if (chunk >= chunks)
     return;
   uint32_t v[kChunk] = { };
-  const int y1 = min (height, (band + 1) * band_rows);
-  for (int y = band * band_rows; y < y1; ++y)
-    add_row (v, src + (size_t) y * pitch + chunk * kChunk, 1);
-  uint4 *out = reinterpret_cast<uint4 *>(prefix + (band + 1) * stride +
+  add_rows (v, src, pitch, chunk, min (height, y0 + band_rows) - y0,
+      [=](int d) { return y0 + d; });
+  uint4 *out = reinterpret_cast<uint4 *>(prefix + (blockIdx.y + 1) * stride +
       chunk * kChunk);
 #pragma unroll
   for (int k = 0; k < kChunk / 4; ++k)
     out[k] = make_uint4 (v[4 * k], v[4 * k + 1], v[4 * k + 2], v[4 * k + 3]);
 }
 
-__global__ void column_band_scan (int bands, int samples,
+/* Band sums to prefixes over the bands, in place: one warp per four
+ * sample columns, its lanes taking consecutive bands. */
+__global__ void column_band_scan (int bands, int quads,
     uint32_t * __restrict__ prefix, size_t stride)
 {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= samples)
+  const int lane = threadIdx.x % kWarpSize;
+  const int quad = (blockIdx.x * blockDim.x + threadIdx.x) / kWarpSize;
+  if (quad >= quads)
     return;
-  uint32_t acc = 0;
-  prefix[i] = 0;
-  for (int b = 1; b <= bands; ++b) {
-    acc += prefix[b * stride + i];
-    prefix[b * stride + i] = acc;
+  uint4 *column = reinterpret_cast<uint4 *>(prefix) + quad;
+  const size_t quad_stride = stride / 4;
+  uint32_t carry[4] = { };
+  if (lane == 0)
+    column[0] = make_uint4 (0, 0, 0, 0);
+  for (int b0 = 1; b0 <= bands; b0 += kWarpSize) {
+    const int b = b0 + lane;
+    const uint4 q = b <= bands ? column[b * quad_stride] : make_uint4 (0, 0, 0, 0);
+    uint32_t v[4] = { q.x, q.y, q.z, q.w };
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+#pragma unroll
+      for (int off = 1; off < kWarpSize; off <<= 1) {
+        uint32_t n = shfl_up (v[k], off);
+        if (lane >= off)
+          v[k] += n;
+      }
+      v[k] += carry[k];
+    }
+    if (b <= bands)
+      column[b * quad_stride] = make_uint4 (v[0], v[1], v[2], v[3]);
+#pragma unroll
+    for (int k = 0; k < 4; ++k)
+      carry[k] = shfl (v[k], kWarpSize - 1);
   }
 }
 
-/* V += coef * P(j) down the thread's chunk columns, P from the band
- * prefixes plus the rows of band j / band_rows above row j. */
+/* V += coef * P(j) down the chunk column, P from the band prefixes plus
+ * the rows of band j / band_rows above row j. */
 __device__ inline void add_column_prefix (uint32_t (&v)[kChunk], uint32_t coef,
     int j, const BandParams & p, int chunk)
 {
@@ -474,34 +470,32 @@ __device__ inline void add_column_prefix (uint32_t (&v)[kChunk], uint32_t coef,
     sum[4 * k + 2] = q.z;
     sum[4 * k + 3] = q.w;
   }
-  for (int y = band * p.band_rows; y < j; ++y)
-    add_row (sum, p.src + (size_t) y * p.src_pitch + chunk * kChunk, 1);
+  const int y0 = band * p.band_rows;
+  add_rows (sum, p.src, p.src_pitch, chunk, j - y0,
+      [=](int d) { return y0 + d; });
 #pragma unroll
   for (int k = 0; k < kChunk; ++k)
     v[k] += coef * sum[k];
 }
 
-/* Vertical window sums of row y for the thread's chunk. Once per band, so
- * out of line; the sums come back through memory. */
+/* Vertical window sums of row y for one chunk. Once per band, so out of
+ * line; the sums come back through memory. */
 __device__ __noinline__ void start_window (uint32_t * out,
     const BandParams & p, int chunk, int y)
 {
   uint32_t v[kChunk] = { };
   if (!p.band_prefix) {
-    for (int d = -p.radius_y; d <= p.radius_y; ++d) {
-      int r = border_row (y + d, p.height, p.mode);
-      if (r >= 0)
-        add_row (v, p.src + (size_t) r * p.src_pitch + chunk * kChunk, 1);
-    }
-    for (int k = 0; k < kChunk; ++k)
-      out[k] = v[k];
-    return;
+    const int first = y - p.radius_y, height = p.height;
+    const HipfBorderMode mode = p.mode;
+    add_rows (v, p.src, p.src_pitch, chunk, 2 * p.radius_y + 1,
+        [=](int d) { return border_row (first + d, height, mode); });
+  } else {
+    auto add = [&](uint32_t coef, int j) {
+      add_column_prefix (v, coef, j, p, chunk);
+    };
+    expand_prefix (y + p.radius_y + 1, p.height, p.mode, 1u, add);
+    expand_prefix (y - p.radius_y, p.height, p.mode, 0u - 1u, add);
   }
-  auto add = [&](uint32_t coef, int j) {
-    add_column_prefix (v, coef, j, p, chunk);
-  };
-  expand_prefix (y + p.radius_y + 1, p.height, p.mode, 1u, add);
-  expand_prefix (y - p.radius_y, p.height, p.mode, 0u - 1u, add);
   for (int k = 0; k < kChunk; ++k)
     out[k] = v[k];
 }
@@ -531,32 +525,144 @@ __device__ inline void put (uint32_t (&a)[C], int c, uint32_t v)
     a[j] = c == j ? v : a[j];
 }
 
-template <int C, int CHUNKS>
-__global__ void __launch_bounds__ (band_threads (CHUNKS), 1)
+/* P_c(j) of the row prefix in shared memory, for extended_prefix(). */
+template <int C>
+struct SharedPrefix
+{
+  const uint32_t *prefix;
+  int origin;
+  int c;
+  __device__ uint32_t operator() (int j) const
+  {
+    return prefix[padded<C> (origin + j * C + c)];
+  }
+};
+
+/* Rounded means of one chunk of the row, written as 16 bytes, from the
+ * prefix entries at lag (the window's start) and lag + lead. Samples past
+ * the row land in its padding. */
+enum class Division { kExact, kExactShifted, kCorrected };
+
+template <int C, Division D>
+__device__ inline void store_means (const uint32_t * prefix, int lag,
+    int lead, uint32_t n, uint32_t magic, int shift, uint8_t * out)
+{
+  const uint32_t half = n / 2;
+  auto mean = [&](uint32_t sum) {
+    const uint32_t x = sum + half;
+    if (D == Division::kExact)
+      return __umulhi (x, magic);
+    if (D == Division::kExactShifted)
+      return __umulhi (x, magic) >> shift;
+    return divide_corrected (x, magic, n);
+  };
+  uint32_t packed[kChunk / 4];
+#pragma unroll
+  for (int px = 0; px < kChunk / 4; ++px) {
+    const int i = lag + 4 * px;
+    if constexpr (C == 4) {
+      const uint4 a = *reinterpret_cast<const uint4 *>(prefix + padded<C> (i));
+      const uint4 b = *reinterpret_cast<const uint4 *>(prefix +
+          padded<C> (i + lead));
+      packed[px] = mean (b.x - a.x) | mean (b.y - a.y) << 8 |
+          mean (b.z - a.z) << 16 | mean (b.w - a.w) << 24;
+    } else {
+      uint32_t word = 0;
+#pragma unroll
+      for (int k = 0; k < 4; ++k)
+        word |= mean (prefix[padded<C> (i + k + lead)] -
+            prefix[padded<C> (i + k)]) << (8 * k);
+      packed[px] = word;
+    }
+  }
+  *reinterpret_cast<uint4 *>(out) =
+      make_uint4 (packed[0], packed[1], packed[2], packed[3]);
+}
+
+/* Means of a chunk whose windows cross the row's ends, where the prefix has
+ * no extension to read (the closed forms stand in for it), or where the
+ * valid mode gives each pixel its own count. */
+template <int C>
+__device__ __noinline__ void store_edge_means (const uint32_t * prefix,
+    int i0, const BandParams & p, int origin, bool extended,
+    uint32_t count_y, uint8_t * out)
+{
+  const int samples = p.width * C;
+  uint32_t packed[kChunk / 4] = { };
+#pragma unroll
+  for (int k = 0; k < kChunk; ++k) {
+    const int i = min (i0 + k, samples - 1), x = i / C, c = i % C;
+    const int xa = x - p.radius_x, xb = x + p.radius_x + 1;
+    uint32_t sum;
+    if (extended) {
+      sum = prefix[padded<C> (origin + xb * C + c)] -
+          prefix[padded<C> (origin + xa * C + c)];
+    } else {
+      const SharedPrefix<C> pc = { prefix, origin, c };
+      sum = extended_prefix (pc, p.width, xb, p.mode) -
+          extended_prefix (pc, p.width, xa, p.mode);
+    }
+    const uint32_t n = window_count (xa, xb, p.width, p.mode) * count_y;
+    packed[k / 4] |= divide_corrected (sum + n / 2, 0xffffffffu / n, n)
+        << (8 * (k % 4));
+  }
+  *reinterpret_cast<uint4 *>(out) =
+      make_uint4 (packed[0], packed[1], packed[2], packed[3]);
+}
+
+/* Each block owns a band of whole rows. Per output row: the vertical window
+ * sums (held in registers) are scanned along the row in two steps, within
+ * each warp and then across the warps' totals, which every warp scans for
+ * itself rather than waiting on one; the prefix goes to shared memory with
+ * the border-extended prefix around it, and every mean is then a difference
+ * of two prefix entries. Two barriers a row: the warp totals are complete,
+ * the prefix is complete. Nothing needs a third, because each of the two
+ * shared arrays is rewritten only after a barrier its readers have passed. */
+template <int C, int CH>
+__global__ void __launch_bounds__ (band_threads (CH), 1)
 box_blur_bands (BandParams p)
 {
-  extern __shared__ uint32_t prefix[];          /* P_c(x) at skew(x * C + c) */
-  __shared__ uint32_t warp_sums[kMaxChannels][kScanWarps];
-  const int samples = p.width * C;
+  /* F_c(k) at padded (origin + k * C + c): the prefix of the row, for k in
+   * [0, width], and when extended that of the border-extended row, for k
+   * in [-radius_x, width + radius_x]. */
+  extern __shared__ uint32_t prefix[];
+  __shared__ uint4 warp_sums[kScanWarps];       /* per channel */
+  __shared__ uint32_t edge_sums[2][kMaxChannels];     /* first, last pixel */
+  constexpr int S = CH * kChunk;        /* samples a thread owns */
+  const int samples = p.width * C, rx = p.radius_x, width = p.width;
+  const bool extended = p.extended;
+  const int origin = extended ? rx * C : 0;
+  const int i0 = threadIdx.x * S;
+  const int lane = threadIdx.x % kWarpSize, warp = threadIdx.x / kWarpSize;
+  const int warps = blockDim.x / kWarpSize;
   const int y0 = blockIdx.x * p.band_rows;
   const int y1 = min (p.height, y0 + p.band_rows);
-  uint32_t v[CHUNKS][kChunk];
+  /* Sample i's own prefix entry is F(x + 1); its window is F(x + rx + 1)
+   * - F(x - rx). */
+  const int own = origin + C, lead = C * (2 * rx + 1), lag = origin - rx * C;
+  /* Prefix entries F(j) this thread computes: j in [j_first, j_last]. */
+  const int j_first = i0 / C + 1;
+  const int j_last = (min (i0 + S, samples) - 1) / C + 1;
+  /* Threads whose windows cross the row's ends without a simple mean. */
+  const bool at_edge = (!extended || p.mode == HIPF_BORDER_VALID) &&
+      (j_first - 1 < rx || j_last > width - rx);
+  uint32_t v[S];
 
 #pragma unroll
-  for (int s = 0; s < CHUNKS; ++s) {
-    const int chunk = s * blockDim.x + threadIdx.x;
+  for (int s = 0; s < CH; ++s) {
+    const int chunk = threadIdx.x * CH + s;
     uint32_t start[kChunk] = { };
     if (chunk < p.chunks)
       start_window (start, p, chunk, y0);
 #pragma unroll
     for (int k = 0; k < kChunk; ++k)
-      v[s][k] = start[k];
+      v[s * kChunk + k] = start[k];
   }
 
   for (int y = y0; y < y1; ++y) {
     /* The rows entering and leaving the window for the next output row,
      * loaded now so their latency hides behind this row's work. */
-    uint4 enter_q[CHUNKS], leave_q[CHUNKS];
+    uint4 enter_q[CH], leave_q[CH];
     {
       const bool more = y + 1 < y1;
       const int enter = more ? border_row (y + p.radius_y + 1, p.height,
@@ -564,93 +670,193 @@ box_blur_bands (BandParams p)
       const int leave = more ? border_row (y - p.radius_y, p.height,
           p.mode) : -1;
 #pragma unroll
-      for (int s = 0; s < CHUNKS; ++s) {
-        const int chunk = s * blockDim.x + threadIdx.x;
+      for (int s = 0; s < CH; ++s) {
+        const int chunk = threadIdx.x * CH + s;
         const bool valid = chunk < p.chunks;
-        enter_q[s] = valid && enter >= 0 ? *reinterpret_cast<const uint4 *>
-            (p.src + (size_t) enter * p.src_pitch + chunk * kChunk) :
-            make_uint4 (0, 0, 0, 0);
-        leave_q[s] = valid && leave >= 0 ? *reinterpret_cast<const uint4 *>
-            (p.src + (size_t) leave * p.src_pitch + chunk * kChunk) :
-            make_uint4 (0, 0, 0, 0);
+        enter_q[s] = valid && enter >= 0 ? chunk_at (p.src, p.src_pitch,
+            enter, chunk) : make_uint4 (0, 0, 0, 0);
+        leave_q[s] = valid && leave >= 0 ? chunk_at (p.src, p.src_pitch,
+            leave, chunk) : make_uint4 (0, 0, 0, 0);
       }
     }
 
-    /* Prefix of the vertical sums along the row, per channel. */
-    uint32_t carry[C] = { };
+    /* Samples past the row (in its padding) must not count. */
+    if (i0 + S > samples) {
 #pragma unroll
-    for (int s = 0; s < CHUNKS; ++s) {
-      const int i0 = (s * blockDim.x + threadIdx.x) * kChunk;
-      const int base = C == 3 ? i0 % 3 : 0;
-      uint32_t local[kChunk], sums[C] = { }, total[C];
+      for (int k = 0; k < S; ++k)
+        v[k] = i0 + k < samples ? v[k] : 0;
+    }
+
+    /* The thread's totals, scanned within the warp. The thread's own
+     * prefix is formed again after the barrier rather than held across
+     * it, which would cost a register per sample. */
+    const int base = C == 3 ? i0 % 3 : 0;
+    uint32_t total[C] = { }, incl[C];
 #pragma unroll
-      for (int k = 0; k < kChunk; ++k) {
-        const int c = chunk_channel<C> (base, k);
-        local[k] = (i0 + k < samples ? v[s][k] : 0) + pick<C> (sums, c);
-        put<C> (sums, c, local[k]);
+    for (int k = 0; k < S; ++k) {
+      const int c = chunk_channel<C> (base, k);
+      put<C> (total, c, pick<C> (total, c) + v[k]);
+    }
+#pragma unroll
+    for (int c = 0; c < C; ++c)
+      incl[c] = total[c];
+#pragma unroll
+    for (int off = 1; off < kWarpSize; off <<= 1) {
+#pragma unroll
+      for (int c = 0; c < C; ++c) {
+        const uint32_t n = shfl_up (incl[c], off);
+        if (lane >= off)
+          incl[c] += n;
       }
-      /* sums: chunk totals in, the sum of all earlier chunks out. */
-      block_exclusive_scan<C> (sums, total, warp_sums);
+    }
+    if (lane == kWarpSize - 1)
+      warp_sums[warp] = make_uint4 (incl[0], C > 1 ? incl[C > 1 ? 1 : 0] : 0,
+          C > 2 ? incl[C > 2 ? 2 : 0] : 0, C > 3 ? incl[C > 3 ? 3 : 0] : 0);
+    /* The edge pixels' sums, which the clamp and mirror extensions use. */
+    if (i0 < C) {
 #pragma unroll
-      for (int k = 0; k < kChunk; ++k) {
-        const int c = chunk_channel<C> (base, k);
-        if (i0 + k < samples)
-          prefix[skew (i0 + k + C)] = pick<C> (carry, c) + pick<C> (sums, c) +
-              local[k];
+      for (int k = 0; k < C; ++k)
+        if (i0 + k < C)
+          edge_sums[0][i0 + k] = v[k];
+    }
+    if (i0 + S > samples - C && i0 < samples) {
+#pragma unroll
+      for (int k = 0; k < S; ++k)
+        if (i0 + k >= samples - C && i0 + k < samples)
+          edge_sums[1][(i0 + k) % C] = v[k];
+    }
+    __syncthreads ();
+
+    /* Across the warps: every warp scans the totals itself. */
+    uint32_t before[C], row_total[C], s0[C], s_last[C];
+    const uint4 sums = lane < warps ? warp_sums[lane] : make_uint4 (0, 0, 0, 0);
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+      uint32_t x = c == 0 ? sums.x : c == 1 ? sums.y : c == 2 ? sums.z : sums.w;
+#pragma unroll
+      for (int off = 1; off < kWarpSize; off <<= 1) {
+        const uint32_t n = shfl_up (x, off);
+        if (lane >= off)
+          x += n;
       }
+      const uint32_t earlier = shfl (x, warp > 0 ? warp - 1 : 0);
+      before[c] = (warp > 0 ? earlier : 0) + incl[c] - total[c];
+      row_total[c] = shfl (x, warps - 1);
+      s0[c] = edge_sums[0][c];
+      s_last[c] = edge_sums[1][c];
+    }
+
+    /* The thread's own prefix entries. */
+    {
+      uint32_t run[C];
 #pragma unroll
       for (int c = 0; c < C; ++c)
-        carry[c] += total[c];
-    }
-    if (threadIdx.x < C)
-      prefix[skew (threadIdx.x)] = 0;
-    __syncthreads ();
-
-    /* Horizontal window sums off the prefix, and the rounded mean. Inside
-     * the row the window is whole: n and its reciprocal hold for the row. */
-    const int ya = y - p.radius_y, yb = y + p.radius_y + 1;
-    const uint32_t count_y = window_count (ya, yb, p.height, p.mode);
-    const uint32_t n_inner = (2 * p.radius_x + 1) * count_y;
-    const uint32_t magic = 0xffffffffu / n_inner + 1;
-    const int lead = (p.radius_x + 1) * C, lag = p.radius_x * C;
-    const int inner_end = (p.width - p.radius_x) * C;
+        run[c] = before[c];
+      if constexpr (C == 4) {
 #pragma unroll
-    for (int s = 0; s < CHUNKS; ++s) {
-      const int chunk = s * blockDim.x + threadIdx.x;
-      const int i0 = chunk * kChunk;
-      if (chunk >= p.chunks)
-        continue;
-      uint32_t packed[kChunk / 4] = { };
-      if (i0 >= lag && i0 + kChunk <= inner_end) {
+        for (int px = 0; px < S / 4; ++px) {
 #pragma unroll
-        for (int k = 0; k < kChunk; ++k) {
-          const int i = i0 + k;
-          const uint32_t x = prefix[skew (i + lead)] - prefix[skew (i - lag)] +
-              n_inner / 2;
-          uint32_t q = __umulhi (x, magic);
-          q -= q * n_inner > x;
-          packed[k / 4] |= q << (8 * (k % 4));
+          for (int c = 0; c < C; ++c)
+            run[c] += v[4 * px + c];
+          if (i0 + 4 * px < samples)
+            *reinterpret_cast<uint4 *>(prefix + padded<C> (i0 + 4 * px +
+                    own)) = make_uint4 (run[0], run[1], run[2], run[3]);
         }
       } else {
-        for (int k = 0; k < kChunk; ++k) {
-          const int i = i0 + k;
-          if (i < samples)
-            packed[k / 4] |= edge_mean (prefix, i / C, i % C, C, p, count_y)
-                << (8 * (k % 4));
+#pragma unroll
+        for (int k = 0; k < S; ++k) {
+          const int c = chunk_channel<C> (base, k);
+          put<C> (run, c, pick<C> (run, c) + v[k]);
+          if (i0 + k < samples)
+            prefix[padded<C> (i0 + k + own)] = pick<C> (run, c);
         }
       }
-      *reinterpret_cast<uint4 *>(p.dst + (size_t) y * p.dst_pitch + i0) =
-          make_uint4 (packed[0], packed[1], packed[2], packed[3]);
     }
 
-    /* Slide the window down one row, with the loads issued early. */
+    auto extend = [&](int k, int c, uint32_t value) {
+      prefix[padded<C> (origin + k * C + c)] = value;
+    };
+    if (threadIdx.x == 0) {
 #pragma unroll
-    for (int s = 0; s < CHUNKS; ++s) {
-      add_bytes (v[s], enter_q[s], 1);
-      add_bytes (v[s], leave_q[s], -1);
+      for (int c = 0; c < C; ++c)
+        extend (0, c, 0);
     }
-    /* The next row rewrites the prefix. */
+    if (extended && (p.mode == HIPF_BORDER_WRAP
+            || p.mode == HIPF_BORDER_MIRROR)) {
+      /* Entries that follow from this thread's own: F(j) for j among the
+       * row's first and last radius_x + 1 pixels gives one entry on one
+       * side (radius_x < width - 1), so only edge threads get here. */
+      const bool mirror = p.mode == HIPF_BORDER_MIRROR;
+      const int left_lo = mirror ? 2 : width - rx;
+      const int left_hi = mirror ? rx + 1 : width - 1;
+      const int right_lo = mirror ? width - 1 - rx : 1;
+      const int right_hi = mirror ? width - 2 : rx;
+      if ((j_first <= left_hi && j_last >= left_lo)
+          || (j_first <= right_hi && j_last >= right_lo)) {
+        uint32_t run[C];
+#pragma unroll
+        for (int c = 0; c < C; ++c)
+          run[c] = before[c];
+#pragma unroll
+        for (int k = 0; k < S; ++k) {
+          const int i = i0 + k;
+          const int j = i / C + 1, c = chunk_channel<C> (base, k);
+          put<C> (run, c, pick<C> (run, c) + v[k]);
+          const uint32_t pj = pick<C> (run, c);
+          const uint32_t t = pick<C> (row_total, c);
+          if (i < samples && j >= left_lo && j <= left_hi)
+            extend (mirror ? 1 - j : j - width, c,
+                mirror ? pick<C> (s0, c) - pj : pj - t);
+          if (i < samples && j >= right_lo && j <= right_hi)
+            extend (mirror ? 2 * width - 1 - j : width + j, c,
+                mirror ? 2 * t - pick<C> (s_last, c) - pj : t + pj);
+        }
+      }
+    } else if (extended) {
+      /* Zero, valid and clamp: closed forms in the row's ends. */
+      const bool clamp = p.mode == HIPF_BORDER_CLAMP;
+      for (int m = threadIdx.x; m < 2 * rx; m += blockDim.x) {
+        const bool left = m < rx;
+        const int k = left ? m - rx : width + 1 + m - rx;
+#pragma unroll
+        for (int c = 0; c < C; ++c)
+          extend (k, c, left ? (clamp ? (uint32_t) k * s0[c] : 0u) :
+              row_total[c] + (clamp ? (uint32_t) (k - width) * s_last[c] : 0u));
+      }
+    }
+    /* Slide the window down a row, with the loads issued early: done
+     * here, the loaded rows need no registers while the means are formed. */
+#pragma unroll
+    for (int s = 0; s < CH; ++s)
+      slide (v, enter_q[s], leave_q[s], s * kChunk);
     __syncthreads ();
+
+    /* Means off the prefix. Inside the valid mode's top and bottom rows
+     * the window holds fewer rows, and n changes with the row. */
+    const int ya = y - p.radius_y, yb = y + p.radius_y + 1;
+    const uint32_t count_y = window_count (ya, yb, p.height, p.mode);
+    const uint32_t n = (uint32_t) (2 * rx + 1) * count_y;
+    const bool exact = p.exact && count_y == (uint32_t) (2 * p.radius_y + 1);
+    uint8_t *out = p.dst + (size_t) y * p.dst_pitch;
+#pragma unroll
+    for (int s = 0; s < CH; ++s) {
+      const int chunk = threadIdx.x * CH + s, ic = chunk * kChunk;
+      if (chunk >= p.chunks)
+        continue;
+      if (at_edge)
+        store_edge_means<C> (prefix, ic, p, origin, extended, count_y,
+            out + ic);
+      else if (exact && p.shift == 0)
+        store_means<C, Division::kExact> (prefix, ic + lag, lead, n, p.magic,
+            0, out + ic);
+      else if (exact)
+        store_means<C, Division::kExactShifted> (prefix, ic + lag, lead, n,
+            p.magic, p.shift, out + ic);
+      else
+        store_means<C, Division::kCorrected> (prefix, ic + lag, lead, n,
+            0xffffffffu / n, 0, out + ic);
+    }
+
   }
 }
 
@@ -663,6 +869,7 @@ struct BandPlan
   int bands;
   int band_rows;
   size_t shared;
+  bool extended;
   bool band_prefix;
   size_t prefix_bytes;
   size_t prefix_stride;
@@ -693,6 +900,13 @@ void *band_kernel_for (int channels, int chunks_per_thread)
   }
 }
 
+size_t band_shared_bytes (int channels, int words)
+{
+  const int w = words + 4;      /* room for a whole last vector */
+  return (size_t) (channels == 4 ? padded<4> (w) : padded<1> (w)) *
+      sizeof (uint32_t);
+}
+
 BandPlan plan_bands (const HipfDeviceLimits * limits, const HipfBoxBlurPlane * p)
 {
   BandPlan plan = { };
@@ -707,21 +921,24 @@ BandPlan plan_bands (const HipfDeviceLimits * limits, const HipfBoxBlurPlane * p
     return plan;
   plan.threads = ceil_div (ceil_div (chunks, plan.chunks_per_thread),
       limits->warp_size) * limits->warp_size;
-  plan.shared = skewed_words ((p->width + 1) * p->channels) * sizeof (uint32_t);
-  if (plan.shared + sizeof (uint32_t) * kMaxChannels * kScanWarps >
-      limits->shared_mem_optin)
+  /* Every thread's chunks, and the extension on both sides where the
+   * radius leaves the extension one period long and it fits. */
+  const int own_words = plan.threads * plan.chunks_per_thread * kChunk;
+  const size_t static_shared =
+      sizeof (uint32_t) * kMaxChannels * (kScanWarps + 2);
+  plan.extended = p->radius_x <= p->width - 2;
+  plan.shared = band_shared_bytes (p->channels, own_words +
+      (2 * p->radius_x + 2) * p->channels);
+  if (!plan.extended || plan.shared + static_shared > limits->shared_mem_optin) {
+    plan.extended = false;
+    plan.shared = band_shared_bytes (p->channels, own_words + p->channels);
+  }
+  if (plan.shared + static_shared > limits->shared_mem_optin)
     return plan;
   /* One band per resident block: as many blocks as fill the device. */
-  int per_mp = 0;
-  void *kernel = band_kernel_for (p->channels, plan.chunks_per_thread);
-  if (plan.shared > 48 * 1024)
-    (void) hipFuncSetAttribute ((const void *) kernel,
-        hipFuncAttributeMaxDynamicSharedMemorySize, (int) plan.shared);
-  if (hipOccupancyMaxActiveBlocksPerMultiprocessor (&per_mp,
-          (const void *) kernel, plan.threads, plan.shared) != hipSuccess
-      || per_mp < 1)
-    per_mp = 1;
-  (void) hipGetLastError ();
+  const int per_mp = resident_blocks (band_kernel_for (p->channels,
+          plan.chunks_per_thread), plan.threads, plan.shared,
+      limits->shared_mem_optin - static_shared);
   plan.band_rows = ceil_div (p->height, per_mp * limits->multiprocessors);
   plan.bands = ceil_div (p->height, plan.band_rows);
   /* Summing a tall window costs more than prefixes at band boundaries,
@@ -732,6 +949,26 @@ BandPlan plan_bands (const HipfDeviceLimits * limits, const HipfBoxBlurPlane * p
       sizeof (uint32_t);
   plan.ok = true;
   return plan;
+}
+
+/* Multiplier and shift that divide exactly by n every x < 2^8 n: with
+ * m = ceil (2^(32+s) / n) the error m n - 2^(32+s) < n stays below
+ * 2^(32+s) / x when 2^8 n (n - 1) < 2^(32+s). Fails (m past 32 bits)
+ * only for windows of more than 2^23 samples. */
+bool exact_divider (uint32_t n, uint32_t * magic, int *shift)
+{
+  if (n < 2)
+    return false;
+  const uint64_t bound = ((uint64_t) n * (n - 1)) << kQuotientBits;
+  int s = 0;
+  while (s < 31 && bound >= (uint64_t) 1 << (32 + s))
+    ++s;
+  const uint64_t m = (((uint64_t) 1 << (32 + s)) + n - 1) / n;
+  if (m > 0xffffffffu)
+    return false;
+  *magic = (uint32_t) m;
+  *shift = s;
+  return true;
 }
 
 bool aligned (const void *ptr, size_t pitch)
@@ -747,7 +984,10 @@ hipf_box_blur_scratch_size (const HipfDeviceLimits * limits,
     const HipfBoxBlurPlane * plane)
 {
   using namespace hipf;
+  /* The most bands any radius gives: the tallest window, and the least
+   * shared memory, which lets the most blocks share a multiprocessor. */
   HipfBoxBlurPlane tallest = *plane;
+  tallest.radius_x = tallest.width;
   tallest.radius_y = HIPF_BOX_BLUR_MAX_RADIUS;
   BandPlan plan = plan_bands (limits, &tallest);
   if (plan.ok)
@@ -781,14 +1021,19 @@ hipf_box_blur (const HipfDeviceLimits * limits, const HipfBoxBlurPlane * p,
     BandParams bp = { src, src_pitch, dst, dst_pitch, p->width, p->height,
       p->radius_x, p->radius_y, p->border, plan.band_rows,
       (int) (plan.prefix_stride / kChunk), NULL, plan.prefix_stride };
+    bp.exact = exact_divider ((uint32_t) (2 * p->radius_x + 1) *
+        (uint32_t) (2 * p->radius_y + 1), &bp.magic, &bp.shift);
+    bp.extended = plan.extended;
     if (plan.band_prefix) {
       uint32_t *prefix = (uint32_t *) scratch;
       dim3 grid (ceil_div (bp.chunks, kColumnThreads), plan.bands);
       column_band_sums <<<grid, kColumnThreads, 0, stream>>> (src, src_pitch,
           p->height, plan.band_rows, bp.chunks, prefix, plan.prefix_stride);
-      column_band_scan <<<ceil_div ((int) plan.prefix_stride, kColumnThreads),
-          kColumnThreads, 0, stream>>> (plan.bands, (int) plan.prefix_stride,
-          prefix, plan.prefix_stride);
+      /* One warp per four sample columns. */
+      const int quads = (int) (plan.prefix_stride / 4);
+      column_band_scan <<<ceil_div (quads * limits->warp_size,
+              kColumnThreads), kColumnThreads, 0, stream>>> (plan.bands,
+          quads, prefix, plan.prefix_stride);
       bp.band_prefix = prefix;
     }
     void *args[] = { &bp };

@@ -7,6 +7,8 @@
 #ifndef HIPF_DEVICE_CUH
 #define HIPF_DEVICE_CUH
 
+#include <mutex>
+
 #include "hipf-kernels.h"
 
 #if defined(HIPF_PLATFORM_AMD)
@@ -19,18 +21,74 @@ namespace hipf {
 
 __host__ __device__ inline int ceil_div (int a, int b) { return (a + b - 1) / b; }
 
+/* Blocks of @kernel resident per multiprocessor, asked of the runtime once
+ * per device, kernel, block size and shared memory size: the answer does
+ * not change, and asking costs host time on every frame. Kernels may use
+ * up to @shared_optin bytes of dynamic shared memory. */
+inline int resident_blocks (const void *kernel, int threads, size_t shared,
+    size_t shared_optin)
+{
+  struct Entry
+  {
+    int device;
+    const void *kernel;
+    int threads;
+    size_t shared;
+    int per_mp;
+  };
+  constexpr int kEntries = 16;
+  static Entry cache[kEntries];
+  static int next;
+  static std::mutex lock;
+  int device = 0;
+  (void) hipGetDevice (&device);
+
+  std::lock_guard<std::mutex> guard (lock);
+  for (const Entry & e : cache)
+    if (e.kernel == kernel && e.device == device && e.threads == threads
+        && e.shared == shared)
+      return e.per_mp;
+  (void) hipFuncSetAttribute (kernel,
+      hipFuncAttributeMaxDynamicSharedMemorySize, (int) shared_optin);
+  int per_mp = 0;
+  if (hipOccupancyMaxActiveBlocksPerMultiprocessor (&per_mp, kernel, threads,
+          shared) != hipSuccess || per_mp < 1)
+    per_mp = 1;
+  (void) hipGetLastError ();
+  cache[next] = Entry { device, kernel, threads, shared, per_mp };
+  next = (next + 1) % kEntries;
+  return per_mp;
+}
+
 /* Grid size that keeps every multiprocessor busy without oversubscribing a
  * persistent kernel: resident blocks per multiprocessor times their count. */
 template <typename Kernel>
 inline int persistent_grid (const HipfDeviceLimits * limits, Kernel kernel,
-    int block_threads, size_t dynamic_shared, int work_items)
+    int block_threads, size_t dynamic_shared, int work_items,
+    size_t static_shared = 0)
 {
-  int per_mp = 0;
-  if (hipOccupancyMaxActiveBlocksPerMultiprocessor (&per_mp, kernel,
-          block_threads, dynamic_shared) != hipSuccess || per_mp < 1)
-    per_mp = 1;
+  const int per_mp = resident_blocks ((const void *) kernel, block_threads,
+      dynamic_shared, limits->shared_mem_optin - static_shared);
   int grid = per_mp * limits->multiprocessors;
   return grid < work_items ? grid : (work_items > 0 ? work_items : 1);
+}
+
+/* Lanes of a warp as a constant, so that loops over them unroll. On AMD it
+ * depends on the target (wave64 on GCN and CDNA, wave32 on RDNA). */
+#if defined(HIPF_PLATFORM_NVIDIA)
+constexpr int kWarpSize = 32;
+#elif defined(__AMDGCN_WAVEFRONT_SIZE)
+constexpr int kWarpSize = __AMDGCN_WAVEFRONT_SIZE;
+#else
+constexpr int kWarpSize = 64;           /* the host pass: never used there */
+#endif
+
+/* floor (x / n) from m = floor ((2^32 - 1) / n), which falls short by at
+ * most one. */
+__device__ inline uint32_t divide_corrected (uint32_t x, uint32_t m, uint32_t n)
+{
+  const uint32_t q = __umulhi (x, m);
+  return q + ((q + 1) * n <= x);
 }
 
 /* Warp shuffle across the platforms: HIP 5.2 has no _sync variants, and
@@ -43,6 +101,39 @@ __device__ inline uint32_t shfl_up (uint32_t v, int delta)
   return __shfl_up (v, delta);
 #endif
 }
+
+__device__ inline uint32_t shfl (uint32_t v, int src_lane)
+{
+#if defined(HIPF_PLATFORM_NVIDIA)
+  return __shfl_sync (0xffffffffu, v, src_lane);
+#else
+  return __shfl (v, src_lane);
+#endif
+}
+
+/* The lanes of the warp running this code, and votes and shuffles among
+ * them only (a loop may have left some lanes behind). */
+#if defined(HIPF_PLATFORM_NVIDIA)
+typedef uint32_t lane_mask;
+__device__ inline lane_mask active_lanes () { return __activemask (); }
+__device__ inline int first_lane (lane_mask m) { return __ffs (m) - 1; }
+__device__ inline int lane_count (lane_mask m) { return __popc (m); }
+__device__ inline bool all_among (lane_mask m, bool p) { return __all_sync (m, p); }
+__device__ inline uint32_t shfl_among (lane_mask m, uint32_t v, int src)
+{
+  return __shfl_sync (m, v, src);
+}
+#else
+typedef uint64_t lane_mask;
+__device__ inline lane_mask active_lanes () { return __ballot (1); }
+__device__ inline int first_lane (lane_mask m) { return __ffsll ((unsigned long long) m) - 1; }
+__device__ inline int lane_count (lane_mask m) { return __popcll (m); }
+__device__ inline bool all_among (lane_mask, bool p) { return __all (p); }
+__device__ inline uint32_t shfl_among (lane_mask, uint32_t v, int src)
+{
+  return __shfl (v, src);
+}
+#endif
 
 }  // namespace hipf
 

@@ -89,8 +89,14 @@ typedef struct {
   HipfHistogramPlane planes[3];
 } HipfHistogramFrame;
 
-/* Counts every channel of @frame in one launch into @counts, n_channels *
- * HIPF_HISTOGRAM_VALUES device words that it clears first. Rows must start
+/* Bytes of device memory hipf_histogram() needs: the histograms, and what
+ * a launch leaves at zero for the next. It must be zeroed when allocated,
+ * and used by one stream at a time. */
+size_t hipf_histogram_buffer_size (void);
+
+/* Counts every channel of @frame in one launch into the first n_channels *
+ * HIPF_HISTOGRAM_VALUES words of @counts, a buffer as above, which a launch
+ * that fails may leave unusable. Rows must start
  * on 16-byte boundaries; the kernel reads whole 16-byte groups (48 for
  * 3-byte pixels) around the region of interest, up to 32 bytes past the
  * end of the last row. */

@@ -4,44 +4,28 @@
  *
  * Per-frame histograms of every channel of every plane, in one launch.
  *
- * Each block keeps several copies of the histograms in shared memory (one
- * per group of warps) so that warps rarely contend for one counter, and each
- * thread merges runs of equal samples before it touches shared memory, so a
- * flat frame costs one atomic per run rather than one per sample. Threads
- * read 16-byte groups of a row (48 for 3-byte pixels) and decode the pixels
- * in registers. Blocks add their copies into the frame's histograms at the
- * end.
+ * Each warp counts into its own copy of the histograms in shared memory
+ * (as many copies as fit), so warps never contend for a counter; a sample
+ * costs a byte extraction, an address and one shared atomic. Threads read
+ * 16-byte groups of a row (48 for 3-byte pixels). A warp whose groups are
+ * all one pixel value (flat areas, letterboxes, test frames) counts them
+ * with one atomic per channel instead of one per sample: without that, its
+ * 32 lanes would queue on the same counter. Blocks add their copies into a
+ * device accumulator; the last block to finish moves the totals out and
+ * clears the accumulator for the next frame, so no separate clearing launch
+ * is needed.
  */
 #include "hipf-device.cuh"
 
 namespace hipf {
 namespace {
 
-constexpr int kHistogramThreads = 256;
-
-/* Counts runs of one value: an atomic only when the value changes. */
-struct RunCounter
-{
-  uint32_t value;
-  uint32_t run;
-
-  __device__ void add (uint32_t v, uint32_t * hist)
-  {
-    if (v == value) {
-      ++run;
-      return;
-    }
-    flush (hist);
-    value = v;
-    run = 1;
-  }
-  __device__ void flush (uint32_t * hist)
-  {
-    if (run)
-      atomicAdd (&hist[value], run);
-    run = 0;
-  }
-};
+constexpr int kHistogramThreads = 1024;
+/* Shared memory kept back from the histogram copies for the kernel's own
+ * variables. */
+constexpr size_t kStaticShared = 256;
+constexpr int kMaxHistogramWords =
+    HIPF_HISTOGRAM_MAX_CHANNELS * HIPF_HISTOGRAM_VALUES;
 
 __device__ inline uint32_t rgb_luma (uint32_t r, uint32_t g, uint32_t b)
 {
@@ -70,52 +54,120 @@ __device__ inline uint32_t bytes_at (const uint32_t (&w)[group_bytes<PS> () / 4]
   }
 }
 
-constexpr int kSlots = HIPF_HISTOGRAM_MAX_TAPS + 1;
-
-/* Counts one row of the region of interest of a plane with PS-byte pixels:
- * each thread reads 16-byte groups (coalesced across the block) and feeds
- * every tap of every pixel in them to its run counters. */
-template <int PS, int P>
-__device__ inline void count_pixel (const uint32_t (&w)[group_bytes<PS> () / 4],
-    const HipfHistogramPlane & pl, int x, RunCounter (&counter)[kSlots],
-    uint32_t * (&slot_hist)[kSlots])
+/* Byte @offset of a word, for __byte_perm: the other three bytes are 0. */
+__device__ inline uint32_t byte_selector (int offset)
 {
-  if (x < pl.roi_x || x >= pl.roi_x + pl.roi_width)
-    return;
-  const uint32_t px = bytes_at<PS, P * PS> (w);
-#pragma unroll
-  for (int t = 0; t < HIPF_HISTOGRAM_MAX_TAPS; ++t)
-    if (t < pl.n_taps)
-      counter[t].add ((px >> (8 * pl.tap_offset[t])) & 0xff, slot_hist[t]);
-  if (pl.luma_channel >= 0)
-    counter[kSlots - 1].add (rgb_luma ((px >> (8 * pl.rgb_offset[0])) & 0xff,
-            (px >> (8 * pl.rgb_offset[1])) & 0xff,
-            (px >> (8 * pl.rgb_offset[2])) & 0xff), slot_hist[kSlots - 1]);
+  return 0x4440u | (uint32_t) offset;
 }
 
-template <int PS>
-__device__ inline void count_row (const uint8_t * line,
-    const HipfHistogramPlane & pl, RunCounter (&counter)[kSlots],
-    uint32_t * (&slot_hist)[kSlots])
+/* What a plane's pixels feed: NT taps, each a byte of the pixel counted in
+ * its channel's counters, and with LUMA the luma of its R, G and B bytes.
+ * Counter addresses and byte selectors stay in registers. */
+template <int PS, int NT, bool LUMA>
+struct Taps
 {
-  constexpr int G = group_bytes<PS> (), pixels = G / PS;
-  const int first = (pl.roi_x * PS) / G;
-  const int last = ((pl.roi_x + pl.roi_width) * PS + G - 1) / G;
+  uint32_t *copy;
+  uint32_t base[NT];
+  uint32_t select[NT];
+  uint32_t luma_base;
+  uint32_t rgb_select[3];
 
-  for (int g = first + threadIdx.x; g < last; g += blockDim.x) {
-    uint32_t w[G / 4];
-    const uint4 *q = reinterpret_cast<const uint4 *>(line + (size_t) g * G);
+  __device__ Taps (const HipfHistogramPlane & pl, uint32_t * copy_)
+      : copy (copy_)
+  {
 #pragma unroll
-    for (int k = 0; k < G / 16; ++k) {
-      const uint4 v = q[k];
-      w[4 * k] = v.x;
-      w[4 * k + 1] = v.y;
-      w[4 * k + 2] = v.z;
-      w[4 * k + 3] = v.w;
+    for (int t = 0; t < NT; ++t) {
+      base[t] = pl.tap_channel[t] * HIPF_HISTOGRAM_VALUES;
+      select[t] = byte_selector (pl.tap_offset[t]);
     }
-    const int x0 = g * pixels;
-#define HIPF_PIXEL(P) if (P < pixels) \
-      count_pixel<PS, (P < pixels ? P : 0)> (w, pl, x0 + P, counter, slot_hist);
+    luma_base = (LUMA ? pl.luma_channel : 0) * HIPF_HISTOGRAM_VALUES;
+#pragma unroll
+    for (int c = 0; c < 3; ++c)
+      rgb_select[c] = byte_selector (pl.rgb_offset[c]);
+  }
+
+  /* Counts pixel P of a group once, or @weight times. The pixel's bytes
+   * are picked straight out of the group's words where it lies within
+   * one word. */
+  template <int P, bool WEIGHTED>
+  __device__ void count (const uint32_t (&w)[group_bytes<PS> () / 4],
+      uint32_t weight = 1) const
+  {
+    constexpr int at = P * PS;
+    constexpr uint32_t shift = PS == 3 ? 0 : at % 4;
+    const uint32_t px = PS == 3 ? bytes_at<PS, at> (w) : w[at / 4];
+    auto add = [&](uint32_t index) {
+      /* A constant 1 lets the compiler merge lanes that hit one counter. */
+      if (WEIGHTED)
+        atomicAdd (copy + index, weight);
+      else
+        atomicAdd (copy + index, 1u);
+    };
+#pragma unroll
+    for (int t = 0; t < NT; ++t)
+      add (base[t] + __byte_perm (px, 0, select[t] + shift));
+    if (LUMA)
+      add (luma_base + rgb_luma (__byte_perm (px, 0, rgb_select[0] + shift),
+              __byte_perm (px, 0, rgb_select[1] + shift),
+              __byte_perm (px, 0, rgb_select[2] + shift)));
+  }
+};
+
+/* Whether every pixel of a group equals its first. */
+template <int PS>
+__device__ inline bool group_is_flat (const uint32_t (&w)[group_bytes<PS> () / 4])
+{
+  constexpr int words = group_bytes<PS> () / 4;
+  bool flat = true;
+  if constexpr (PS == 3) {
+    const uint32_t first = bytes_at<3, 0> (w) & 0xffffff;
+#define HIPF_SAME(P) flat = flat && (bytes_at<3, 3 * P> (w) & 0xffffff) == first;
+    HIPF_SAME (1) HIPF_SAME (2) HIPF_SAME (3) HIPF_SAME (4) HIPF_SAME (5)
+    HIPF_SAME (6) HIPF_SAME (7) HIPF_SAME (8) HIPF_SAME (9) HIPF_SAME (10)
+    HIPF_SAME (11) HIPF_SAME (12) HIPF_SAME (13) HIPF_SAME (14) HIPF_SAME (15)
+#undef HIPF_SAME
+  } else {
+#pragma unroll
+    for (int k = 1; k < words; ++k)
+      flat = flat && w[k] == w[0];
+    if (PS == 1)
+      flat = flat && w[0] == (w[0] & 0xff) * 0x01010101u;
+    else if (PS == 2)
+      flat = flat && (w[0] >> 16) == (w[0] & 0xffff);
+  }
+  return flat;
+}
+
+/* Counts one group whose first pixel is x0 of the plane; pixels outside
+ * [roi_x, roi_end) do not count. */
+template <int PS, int NT, bool LUMA>
+__device__ __forceinline__ void count_group (const Taps<PS, NT, LUMA> & taps,
+    const uint32_t (&w)[group_bytes<PS> () / 4], int x0, int roi_x,
+    int roi_end)
+{
+  constexpr int pixels = group_bytes<PS> () / PS;
+  const bool inside = x0 >= roi_x && x0 + pixels <= roi_end;
+  /* The flat shortcut, when every lane here holds one pixel value. */
+  const uint32_t px0 = bytes_at<PS, 0> (w);
+  const lane_mask mask = active_lanes ();
+  const int leader = first_lane (mask);
+  const uint32_t lead_px = shfl_among (mask, px0, leader);
+  if (all_among (mask, inside && group_is_flat<PS> (w) && px0 == lead_px)) {
+    if ((int) (threadIdx.x % kWarpSize) == leader)
+      taps.template count<0, true> (w, lane_count (mask) * pixels);
+    return;
+  }
+  if (inside) {
+#define HIPF_PIXEL(P) if (P < pixels) taps.template count<(P < pixels ? P : 0), false> (w);
+    HIPF_PIXEL (0) HIPF_PIXEL (1) HIPF_PIXEL (2) HIPF_PIXEL (3)
+    HIPF_PIXEL (4) HIPF_PIXEL (5) HIPF_PIXEL (6) HIPF_PIXEL (7)
+    HIPF_PIXEL (8) HIPF_PIXEL (9) HIPF_PIXEL (10) HIPF_PIXEL (11)
+    HIPF_PIXEL (12) HIPF_PIXEL (13) HIPF_PIXEL (14) HIPF_PIXEL (15)
+#undef HIPF_PIXEL
+  } else {
+    /* A group across the region's left or right edge. */
+#define HIPF_PIXEL(P) if (P < pixels && x0 + P >= roi_x && x0 + P < roi_end) \
+      taps.template count<(P < pixels ? P : 0), false> (w);
     HIPF_PIXEL (0) HIPF_PIXEL (1) HIPF_PIXEL (2) HIPF_PIXEL (3)
     HIPF_PIXEL (4) HIPF_PIXEL (5) HIPF_PIXEL (6) HIPF_PIXEL (7)
     HIPF_PIXEL (8) HIPF_PIXEL (9) HIPF_PIXEL (10) HIPF_PIXEL (11)
@@ -124,65 +176,102 @@ __device__ inline void count_row (const uint8_t * line,
   }
 }
 
-/* Rows of the regions of interest of every plane, numbered one after the
- * other, are shared out among the blocks. */
+/* Counts the groups of one plane's region of interest. Groups are numbered
+ * row by row and dealt out to every thread of the grid in turn, so that no
+ * thread idles on narrow rows; each thread loads several groups before it
+ * counts any. */
+template <int PS, int NT, bool LUMA>
+__device__ __forceinline__ void count_plane (const uint8_t * src,
+    const HipfHistogramPlane & pl, uint32_t * copy)
+{
+  constexpr int G = group_bytes<PS> (), pixels = G / PS, words = G / 4;
+  constexpr int U = PS == 3 ? 1 : 2;
+  const int first = (pl.roi_x * PS) / G;
+  const int last = ((pl.roi_x + pl.roi_width) * PS + G - 1) / G;
+  const uint32_t per_row = last - first;
+  const uint32_t items = per_row * pl.roi_height;
+  const uint32_t row_magic = 0xffffffffu / per_row;
+  const uint32_t stride = gridDim.x * blockDim.x;
+  const int roi_end = pl.roi_x + pl.roi_width;
+  const uint8_t *plane = src + pl.offset + (size_t) pl.roi_y * pl.pitch;
+  const Taps<PS, NT, LUMA> taps (pl, copy);
+
+  for (uint32_t i0 = blockIdx.x * blockDim.x + threadIdx.x; i0 < items;
+      i0 += U * stride) {
+    uint32_t w[U][words];
+    int x0[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const uint32_t i = i0 + u * stride;
+      const uint32_t row = divide_corrected (i, row_magic, per_row);
+      const int g = first + (int) (i - row * per_row);
+      x0[u] = g * pixels;
+      if (i < items) {
+        const uint4 *q = reinterpret_cast<const uint4 *>(plane +
+            (size_t) row * pl.pitch + (size_t) g * G);
+#pragma unroll
+        for (int k = 0; k < G / 16; ++k) {
+          const uint4 v = q[k];
+          w[u][4 * k] = v.x;
+          w[u][4 * k + 1] = v.y;
+          w[u][4 * k + 2] = v.z;
+          w[u][4 * k + 3] = v.w;
+        }
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (i0 + u * stride < items)
+        count_group<PS, NT, LUMA> (taps, w[u], x0[u], pl.roi_x, roi_end);
+  }
+}
+
+/* count_plane for the plane's pixel size, taps and luma, which a frame's
+ * format fixes: the taps are bytes of one pixel, luma comes from 3- and
+ * 4-byte RGB pixels. */
+__device__ __forceinline__ void count_any_plane (const uint8_t * src,
+    const HipfHistogramPlane & pl, uint32_t * copy)
+{
+  const bool luma = pl.luma_channel >= 0;
+#define HIPF_PLANE(PS, NT) \
+  if (pl.pixel_stride == PS && pl.n_taps == NT) { \
+    if (PS >= 3 && luma) count_plane<PS, NT, (PS >= 3)> (src, pl, copy); \
+    else count_plane<PS, NT, false> (src, pl, copy); \
+    return; \
+  }
+  HIPF_PLANE (1, 1)
+  HIPF_PLANE (2, 1) HIPF_PLANE (2, 2)
+  HIPF_PLANE (3, 1) HIPF_PLANE (3, 2) HIPF_PLANE (3, 3)
+  HIPF_PLANE (4, 1) HIPF_PLANE (4, 2) HIPF_PLANE (4, 3) HIPF_PLANE (4, 4)
+#undef HIPF_PLANE
+}
+
+/* counts: the frame's histograms, then the accumulator blocks add into,
+ * then the count of blocks done. */
 __global__ void __launch_bounds__ (kHistogramThreads)
 frame_histogram (HipfHistogramFrame frame, const uint8_t * __restrict__ src,
     uint32_t * __restrict__ counts, int copies)
 {
   extern __shared__ uint32_t shared_hist[];
+  __shared__ bool last_block;
   const int hist_words = frame.n_channels * HIPF_HISTOGRAM_VALUES;
-  const int warps = blockDim.x / warpSize;
+  const int warps = blockDim.x / kWarpSize;
   uint32_t *hist = shared_hist +
-      (size_t) ((threadIdx.x / warpSize) * copies / warps) * hist_words;
+      (size_t) ((threadIdx.x / kWarpSize) * copies / warps) * hist_words;
+  /* At fixed places, so that a buffer serves any layout. */
+  uint32_t *acc = counts + kMaxHistogramWords;
+  uint32_t *done = acc + kMaxHistogramWords;
 
   for (int i = threadIdx.x; i < copies * hist_words; i += blockDim.x)
     shared_hist[i] = 0;
   __syncthreads ();
 
-  int total_rows = 0;
-  for (int p = 0; p < frame.n_planes; ++p)
-    total_rows += frame.planes[p].roi_height;
-
-  /* Slot t counts tap t of the current plane, the last slot its luma; the
-   * slots are flushed whenever the plane, and so their channels, change. */
-  RunCounter counter[kSlots];
-  uint32_t *slot_hist[kSlots];
-#pragma unroll
-  for (int k = 0; k < kSlots; ++k) {
-    counter[k] = RunCounter { 0, 0 };
-    slot_hist[k] = hist;
-  }
-
-  int plane = -1;
-  for (int row = blockIdx.x; row < total_rows; row += gridDim.x) {
-    int p = 0, r = row;
-    while (r >= frame.planes[p].roi_height) {
-      r -= frame.planes[p].roi_height;
-      ++p;
-    }
+  for (int p = 0; p < frame.n_planes; ++p) {
     const HipfHistogramPlane & pl = frame.planes[p];
-    if (p != plane) {
-#pragma unroll
-      for (int k = 0; k < kSlots; ++k) {
-        counter[k].flush (slot_hist[k]);
-        int channel = k < kSlots - 1 ? (k < pl.n_taps ? pl.tap_channel[k] : 0)
-            : (pl.luma_channel >= 0 ? pl.luma_channel : 0);
-        slot_hist[k] = hist + channel * HIPF_HISTOGRAM_VALUES;
-      }
-      plane = p;
-    }
-    const uint8_t *line = src + pl.offset + (size_t) (pl.roi_y + r) * pl.pitch;
-    switch (pl.pixel_stride) {
-      case 1: count_row<1> (line, pl, counter, slot_hist); break;
-      case 2: count_row<2> (line, pl, counter, slot_hist); break;
-      case 3: count_row<3> (line, pl, counter, slot_hist); break;
-      default: count_row<4> (line, pl, counter, slot_hist); break;
-    }
+    if (pl.roi_width <= 0 || pl.roi_height <= 0)
+      continue;
+    count_any_plane (src, pl, hist);
   }
-#pragma unroll
-  for (int k = 0; k < kSlots; ++k)
-    counter[k].flush (slot_hist[k]);
   __syncthreads ();
 
   for (int i = threadIdx.x; i < hist_words; i += blockDim.x) {
@@ -190,12 +279,35 @@ frame_histogram (HipfHistogramFrame frame, const uint8_t * __restrict__ src,
     for (int k = 0; k < copies; ++k)
       sum += shared_hist[k * hist_words + i];
     if (sum)
-      atomicAdd (&counts[i], sum);
+      atomicAdd (&acc[i], sum);
   }
+
+  /* The last block sees every other block's sums (they fenced before
+   * taking their ticket), hands them out and leaves the accumulator and
+   * the ticket at zero. */
+  __threadfence ();
+  __syncthreads ();
+  if (threadIdx.x == 0)
+    last_block = atomicAdd (done, 1u) == gridDim.x - 1;
+  __syncthreads ();
+  if (!last_block)
+    return;
+  __threadfence ();
+  for (int i = threadIdx.x; i < hist_words; i += blockDim.x)
+    counts[i] = atomicExch (&acc[i], 0u);
+  if (threadIdx.x == 0)
+    *done = 0;
 }
 
 }  // namespace
 }  // namespace hipf
+
+extern "C" size_t
+hipf_histogram_buffer_size (void)
+{
+  /* The histograms, the accumulator, the ticket. */
+  return (2 * (size_t) hipf::kMaxHistogramWords + 1) * sizeof (uint32_t);
+}
 
 extern "C" hipError_t
 hipf_histogram (const HipfDeviceLimits * limits,
@@ -212,24 +324,20 @@ hipf_histogram (const HipfDeviceLimits * limits,
 
   const size_t hist_bytes =
       (size_t) frame->n_channels * HIPF_HISTOGRAM_VALUES * sizeof (uint32_t);
-  hipError_t err = hipMemsetAsync (counts, 0, hist_bytes, stream);
-  if (err != hipSuccess)
-    return err;
-
   int rows = 0;
   for (int p = 0; p < frame->n_planes; ++p)
     rows += frame->planes[p].roi_width > 0 ? frame->planes[p].roi_height : 0;
   if (rows == 0)
-    return hipSuccess;
+    return hipMemsetAsync (counts, 0, hist_bytes, stream);
 
-  /* As many copies as there are warps, or as fit in shared memory. */
+  /* A copy per warp, or as many as fit. */
   const int warps = kHistogramThreads / limits->warp_size;
-  int copies = (int) (limits->shared_mem_per_block / hist_bytes);
+  int copies = (int) ((limits->shared_mem_optin - kStaticShared) / hist_bytes);
   copies = copies < warps ? copies : warps;
   copies = copies > 0 ? copies : 1;
   const size_t shared = copies * hist_bytes;
   const int grid = persistent_grid (limits, frame_histogram, kHistogramThreads,
-      shared, rows);
+      shared, rows, kStaticShared);
 
   frame_histogram <<<grid, kHistogramThreads, shared, stream>>> (*frame, src,
       counts, copies);
