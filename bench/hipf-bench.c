@@ -480,6 +480,7 @@ main (int argc, char **argv)
     static const gchar *blur = "hipboxblur radius=6";
     static const gchar *blur4 = "hipboxblur radius=6 frames-in-flight=4";
     static const gchar *hist = "hiphistogram";
+    static const gchar *hist4 = "hiphistogram frames-in-flight=4";
 
     CHECK (hipSetDevice (device));
     CHECK (hipf_device_limits_query (device, &limits));
@@ -512,6 +513,12 @@ main (int argc, char **argv)
     add_row ("hiphist", GST_VIDEO_FORMAT_RGBA, 3840, 2160, "pinned in",
         0, 0, bench_element (hist, GST_VIDEO_FORMAT_RGBA, 3840, 2160, TRUE,
             frames));
+    add_row ("hiphist", GST_VIDEO_FORMAT_RGBA, 3840, 2160,
+        "pageable in, 4 in flight", 0, 0, bench_element (hist4,
+            GST_VIDEO_FORMAT_RGBA, 3840, 2160, FALSE, frames));
+    add_row ("hiphist", GST_VIDEO_FORMAT_RGBA, 3840, 2160,
+        "pinned in, 4 in flight", 0, 0, bench_element (hist4,
+            GST_VIDEO_FORMAT_RGBA, 3840, 2160, TRUE, frames));
     add_row ("hipboxblur", GST_VIDEO_FORMAT_NV12, 1920, 1080, "pinned in",
         0, 0, bench_element (blur, GST_VIDEO_FORMAT_NV12, 1920, 1080, TRUE,
             frames));

@@ -30,6 +30,7 @@
 
 #include "gsthipboxblur.h"
 #include "gsthipallocator.h"
+#include "gsthipinflight.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_hip_box_blur_debug);
 #define GST_CAT_DEFAULT gst_hip_box_blur_debug
@@ -37,8 +38,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_hip_box_blur_debug);
 #define DEFAULT_RADIUS 1
 #define DEFAULT_RADIUS_XY -1
 #define DEFAULT_BORDER_MODE HIPF_BORDER_MIRROR
-#define DEFAULT_FRAMES_IN_FLIGHT 1
-#define MAX_FRAMES_IN_FLIGHT 16
 
 enum
 {
@@ -52,18 +51,16 @@ enum
 };
 
 /* One frame on its way through the device: its buffers stay mapped until
- * the download into the output has finished. */
+ * the download into the output has finished. The output buffer itself is
+ * the in-flight slot's. */
 typedef struct
 {
   GstBuffer *inbuf;
-  GstBuffer *outbuf;
   GstVideoFrame in_frame;
   GstVideoFrame out_frame;
   GstHipMemory src;
   GstHipMemory dst;
   GstHipMemory scratch;
-  hipStream_t stream;
-  hipEvent_t done;
   gboolean borrowed;            /* frames mapped by the caller */
 } Slot;
 
@@ -77,17 +74,13 @@ struct _GstHipBoxBlur
   gint radius_y;
   HipfBorderMode border_mode;
   gint device_id;
-  guint frames_in_flight;
 
   /* streaming state */
   GstHipDevice device;
   GstHipVideoLayout layout;
   gsize scratch_size;
-  Slot slots[MAX_FRAMES_IN_FLIGHT];
-  guint n_slots;                /* created; frames_in_flight at start */
-  guint first;                  /* oldest frame in flight */
-  guint pending;                /* frames in flight */
-  gboolean draining;            /* hand out every frame in flight */
+  GstHipInFlight in_flight;     /* holds the frames-in-flight property */
+  Slot slots[GST_HIP_IN_FLIGHT_MAX];
 };
 
 GType
@@ -170,7 +163,7 @@ gst_hip_box_blur_set_property (GObject * object, guint prop_id,
       self->device_id = g_value_get_int (value);
       break;
     case PROP_FRAMES_IN_FLIGHT:
-      self->frames_in_flight = g_value_get_uint (value);
+      self->in_flight.frames_in_flight = g_value_get_uint (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -204,7 +197,7 @@ gst_hip_box_blur_get_property (GObject * object, guint prop_id, GValue * value,
       g_value_set_int (value, self->device_id);
       break;
     case PROP_FRAMES_IN_FLIGHT:
-      g_value_set_uint (value, self->frames_in_flight);
+      g_value_set_uint (value, self->in_flight.frames_in_flight);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -213,64 +206,19 @@ gst_hip_box_blur_get_property (GObject * object, guint prop_id, GValue * value,
   GST_OBJECT_UNLOCK (self);
 }
 
-static Slot *
-slot_at (GstHipBoxBlur * self, guint age)
+/* The device is done with slot @index: its frames are unmapped. */
+static void
+release_frame (GstBaseTransform * trans, guint index)
 {
-  return &self->slots[(self->first + age) % self->n_slots];
-}
-
-/* Ends the oldest frame's mapping and hands back its output buffer. */
-static GstBuffer *
-slot_release (GstHipBoxBlur * self)
-{
-  Slot *slot = slot_at (self, 0);
-  GstBuffer *out = slot->outbuf;
+  Slot *slot = &GST_HIP_BOX_BLUR (trans)->slots[index];
 
   if (!slot->borrowed) {
     gst_video_frame_unmap (&slot->in_frame);
     gst_video_frame_unmap (&slot->out_frame);
     gst_buffer_unref (slot->inbuf);
   }
-  slot->inbuf = slot->outbuf = NULL;
+  slot->inbuf = NULL;
   slot->borrowed = FALSE;
-  self->first = (self->first + 1) % self->n_slots;
-  self->pending--;
-  return out;
-}
-
-/* Drops every frame in flight, after the device is done with them. */
-static void
-discard_pending (GstHipBoxBlur * self)
-{
-  while (self->pending) {
-    GstBuffer *out;
-
-    hipEventSynchronize (slot_at (self, 0)->done);
-    out = slot_release (self);
-    if (out)
-      gst_buffer_unref (out);
-  }
-  self->draining = FALSE;
-}
-
-static void
-release_slots (GstHipBoxBlur * self)
-{
-  guint i;
-
-  discard_pending (self);
-  for (i = 0; i < self->n_slots; i++) {
-    Slot *slot = &self->slots[i];
-
-    gst_hip_device_free (&self->device, &slot->src);
-    gst_hip_device_free (&self->device, &slot->dst);
-    gst_hip_device_free (&self->device, &slot->scratch);
-    gst_hip_device_event_free (&self->device, slot->done);
-    gst_hip_device_stream_free (&self->device, slot->stream);
-    slot->done = NULL;
-    slot->stream = NULL;
-  }
-  self->n_slots = 0;
 }
 
 static gboolean
@@ -278,24 +226,15 @@ gst_hip_box_blur_start (GstBaseTransform * trans)
 {
   GstHipBoxBlur *self = GST_HIP_BOX_BLUR (trans);
   gint device_id;
-  guint i;
 
   GST_OBJECT_LOCK (self);
   device_id = self->device_id;
-  self->n_slots = self->frames_in_flight;
   GST_OBJECT_UNLOCK (self);
-  self->first = self->pending = 0;
-  self->draining = FALSE;
   if (!gst_hip_device_open (&self->device, GST_ELEMENT (self), device_id))
     return FALSE;
-  /* A stream and an event per frame in flight, so frames overlap. */
-  for (i = 0; i < self->n_slots; i++) {
-    if (!gst_hip_device_stream_new (&self->device, &self->slots[i].stream)
-        || !gst_hip_device_event_new (&self->device, &self->slots[i].done)) {
-      release_slots (self);
-      gst_hip_device_close (&self->device);
-      return FALSE;
-    }
+  if (!gst_hip_in_flight_start (&self->in_flight, &self->device)) {
+    gst_hip_device_close (&self->device);
+    return FALSE;
   }
   return TRUE;
 }
@@ -304,8 +243,14 @@ static gboolean
 gst_hip_box_blur_stop (GstBaseTransform * trans)
 {
   GstHipBoxBlur *self = GST_HIP_BOX_BLUR (trans);
+  guint i;
 
-  release_slots (self);
+  gst_hip_in_flight_stop (&self->in_flight);
+  for (i = 0; i < G_N_ELEMENTS (self->slots); i++) {
+    gst_hip_device_free (&self->device, &self->slots[i].src);
+    gst_hip_device_free (&self->device, &self->slots[i].dst);
+    gst_hip_device_free (&self->device, &self->slots[i].scratch);
+  }
   gst_hip_device_close (&self->device);
   return TRUE;
 }
@@ -346,7 +291,7 @@ gst_hip_box_blur_set_info (GstVideoFilter * filter, GstCaps * incaps,
    * device fails negotiation rather than a later frame. */
   if (!gst_hip_device_bind (&self->device))
     return FALSE;
-  for (p = 0; p < self->n_slots; p++) {
+  for (p = 0; p < self->in_flight.n_slots; p++) {
     Slot *slot = &self->slots[p];
 
     if (!gst_hip_device_alloc (&self->device, &slot->src, self->layout.size,
@@ -360,19 +305,28 @@ gst_hip_box_blur_set_info (GstVideoFilter * filter, GstCaps * incaps,
   return TRUE;
 }
 
-/* Starts @slot's frame through the device: upload, one blur per plane,
- * download, then the slot's event. Nothing here waits. */
+/* Starts slot @index's frame through the device: upload, one blur per
+ * plane, download. Nothing here waits. */
 static gboolean
-enqueue_frame (GstHipBoxBlur * self, Slot * slot, gint rx, gint ry,
-    HipfBorderMode border)
+enqueue_frame (GstBaseTransform * trans, guint index, hipStream_t stream)
 {
+  GstHipBoxBlur *self = GST_HIP_BOX_BLUR (trans);
   GstHipDevice *dev = &self->device;
+  Slot *slot = &self->slots[index];
   guint8 *src = slot->src.ptr, *dst = slot->dst.ptr;
+  HipfBorderMode border;
+  gint rx, ry;
   guint p;
 
+  /* One consistent set of properties per frame. */
+  GST_OBJECT_LOCK (self);
+  effective_radii (self, &rx, &ry);
+  border = self->border_mode;
+  GST_OBJECT_UNLOCK (self);
+
   if (!gst_hip_device_bind (dev)
-      || !gst_hip_video_upload (dev, slot->stream, &self->layout,
-          &slot->in_frame, src))
+      || !gst_hip_video_upload (dev, stream, &self->layout, &slot->in_frame,
+          src))
     return FALSE;
   for (p = 0; p < self->layout.n_planes; p++) {
     const GstHipPlane *plane = &self->layout.planes[p];
@@ -381,34 +335,11 @@ enqueue_frame (GstHipBoxBlur * self, Slot * slot, gint rx, gint ry,
     plane_params (plane, rx, ry, border, &params);
     if (!gst_hip_device_launched (dev, hipf_box_blur (&dev->limits, &params,
                 src + plane->offset, plane->pitch, dst + plane->offset,
-                plane->pitch, slot->scratch.ptr, slot->stream),
-            "hipf_box_blur"))
+                plane->pitch, slot->scratch.ptr, stream), "hipf_box_blur"))
       return FALSE;
   }
-  return gst_hip_video_download (dev, slot->stream, &self->layout, dst,
-      &slot->out_frame)
-      && gst_hip_device_record (dev, slot->done, slot->stream);
-}
-
-/* Starts the frame in the next free slot, whose frames are mapped. */
-static GstFlowReturn
-start_slot (GstHipBoxBlur * self, Slot * slot)
-{
-  HipfBorderMode border;
-  gint rx, ry;
-
-  self->pending++;
-  /* One consistent set of properties per frame. */
-  GST_OBJECT_LOCK (self);
-  effective_radii (self, &rx, &ry);
-  border = self->border_mode;
-  GST_OBJECT_UNLOCK (self);
-
-  if (!enqueue_frame (self, slot, rx, ry, border)) {
-    discard_pending (self);
-    return GST_FLOW_ERROR;
-  }
-  return GST_FLOW_OK;
+  return gst_hip_video_download (dev, stream, &self->layout, dst,
+      &slot->out_frame);
 }
 
 /* Maps @inbuf and @outbuf into the next free slot and starts the frame. */
@@ -416,23 +347,10 @@ static GstFlowReturn
 submit_frame (GstHipBoxBlur * self, GstBuffer * inbuf, GstBuffer * outbuf)
 {
   GstVideoFilter *filter = GST_VIDEO_FILTER (self);
-  Slot *slot = slot_at (self, self->pending);
+  Slot *slot = &self->slots[gst_hip_in_flight_next (&self->in_flight)];
 
-  g_assert (self->pending < self->n_slots);
-  if (!gst_video_frame_map (&slot->in_frame, &filter->in_info, inbuf,
-          GST_MAP_READ)) {
-    GST_ELEMENT_ERROR (self, STREAM, FORMAT, (NULL),
-        ("input buffer of %" G_GSIZE_FORMAT " bytes does not hold a frame "
-            "of the negotiated caps", gst_buffer_get_size (inbuf)));
-    gst_buffer_unref (inbuf);
-    gst_buffer_unref (outbuf);
-    return GST_FLOW_ERROR;
-  }
-  if (!gst_hip_video_frame_fits (&self->layout, &slot->in_frame)) {
-    gst_video_frame_unmap (&slot->in_frame);
-    GST_ELEMENT_ERROR (self, STREAM, FORMAT, (NULL),
-        ("input buffer of %" G_GSIZE_FORMAT " bytes is smaller than its "
-            "strides and caps say", gst_buffer_get_size (inbuf)));
+  if (!gst_hip_in_flight_map_input (&self->in_flight, &slot->in_frame,
+          &filter->in_info, &self->layout, inbuf)) {
     gst_buffer_unref (inbuf);
     gst_buffer_unref (outbuf);
     return GST_FLOW_ERROR;
@@ -447,20 +365,7 @@ submit_frame (GstHipBoxBlur * self, GstBuffer * inbuf, GstBuffer * outbuf)
     return GST_FLOW_ERROR;
   }
   slot->inbuf = inbuf;
-  slot->outbuf = outbuf;
-  return start_slot (self, slot);
-}
-
-/* Waits for the oldest frame and hands its output buffer back. */
-static GstFlowReturn
-finish_oldest (GstHipBoxBlur * self, GstBuffer ** outbuf)
-{
-  if (!gst_hip_device_event_wait (&self->device, slot_at (self, 0)->done)) {
-    discard_pending (self);
-    return GST_FLOW_ERROR;
-  }
-  *outbuf = slot_release (self);
-  return GST_FLOW_OK;
+  return gst_hip_in_flight_submit (&self->in_flight, outbuf);
 }
 
 static GstFlowReturn
@@ -468,22 +373,18 @@ gst_hip_box_blur_submit_input_buffer (GstBaseTransform * trans,
     gboolean is_discont, GstBuffer * input)
 {
   GstHipBoxBlur *self = GST_HIP_BOX_BLUR (trans);
-  GstBaseTransformClass *klass = GST_BASE_TRANSFORM_GET_CLASS (trans);
-  GstBuffer *outbuf = NULL;
+  GstBuffer *outbuf;
   GstFlowReturn ret;
 
   /* Passthrough is decided once, by prepare_output_buffer handing back the
    * input itself: the radius may change from another thread meanwhile.
    * Passed-through buffers must not overtake frames in flight: they wait in
    * queued_buf, and generate_output hands the older frames out first. */
-  ret = klass->prepare_output_buffer (trans, input, &outbuf);
-  if (ret != GST_FLOW_OK || outbuf == NULL) {
-    gst_buffer_unref (input);
-    return ret != GST_FLOW_OK ? ret : GST_FLOW_ERROR;
-  }
+  ret = gst_hip_in_flight_prepare_output (&self->in_flight, input, &outbuf);
+  if (ret != GST_FLOW_OK)
+    return ret;
   if (outbuf == input) {
-    self->draining = self->pending > 0;
-    trans->queued_buf = input;
+    gst_hip_in_flight_pass (&self->in_flight, input);
     return GST_FLOW_OK;
   }
   return submit_frame (self, input, outbuf);
@@ -493,75 +394,27 @@ static GstFlowReturn
 gst_hip_box_blur_generate_output (GstBaseTransform * trans,
     GstBuffer ** outbuf)
 {
-  GstHipBoxBlur *self = GST_HIP_BOX_BLUR (trans);
-
-  *outbuf = NULL;
-  if (self->pending && (self->draining || self->pending >= self->n_slots))
-    return finish_oldest (self, outbuf);
-  self->draining = FALSE;
-  if (trans->queued_buf) {
-    /* Passthrough: the input itself, after every older frame. */
-    *outbuf = trans->queued_buf;
-    trans->queued_buf = NULL;
-  }
-  return GST_FLOW_OK;
+  return gst_hip_in_flight_generate_output (&GST_HIP_BOX_BLUR
+      (trans)->in_flight, outbuf);
 }
 
-/* Frames in flight leave before any serialized event, so events stay in
- * order with the buffers around them; a flush drops them. */
 static gboolean
 gst_hip_box_blur_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
-  GstHipBoxBlur *self = GST_HIP_BOX_BLUR (trans);
-
-  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
-    discard_pending (self);
-  } else if (GST_EVENT_IS_SERIALIZED (event) && self->pending) {
-    GstFlowReturn ret = GST_FLOW_OK;
-
-    self->draining = TRUE;
-    while (self->pending && ret == GST_FLOW_OK) {
-      GstBuffer *out = NULL;
-
-      ret = finish_oldest (self, &out);
-      if (ret == GST_FLOW_OK)
-        ret = gst_pad_push (trans->srcpad, out);
-    }
-    self->draining = FALSE;
-    if (ret != GST_FLOW_OK && ret != GST_FLOW_FLUSHING)
-      GST_DEBUG_OBJECT (self, "draining before %s: %s",
-          GST_EVENT_TYPE_NAME (event), gst_flow_get_name (ret));
-  }
+  gst_hip_in_flight_sink_event (&GST_HIP_BOX_BLUR (trans)->in_flight, event);
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
 }
 
-/* Each frame waits for frames-in-flight - 1 newer ones. */
 static gboolean
 gst_hip_box_blur_query (GstBaseTransform * trans, GstPadDirection direction,
     GstQuery * query)
 {
-  GstHipBoxBlur *self = GST_HIP_BOX_BLUR (trans);
-  GstVideoFilter *filter = GST_VIDEO_FILTER (trans);
   gboolean ret = GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans,
       direction, query);
 
-  if (ret && direction == GST_PAD_SRC
-      && GST_QUERY_TYPE (query) == GST_QUERY_LATENCY) {
-    GstClockTime min, max, extra = 0;
-    gboolean live;
-    guint frames;
-
-    GST_OBJECT_LOCK (self);
-    frames = self->frames_in_flight;
-    GST_OBJECT_UNLOCK (self);
-    if (frames > 1 && filter->in_info.fps_n > 0)
-      extra = gst_util_uint64_scale_int (GST_SECOND * (frames - 1),
-          filter->in_info.fps_d, filter->in_info.fps_n);
-    gst_query_parse_latency (query, &live, &min, &max);
-    if (GST_CLOCK_TIME_IS_VALID (max))
-      max += extra;
-    gst_query_set_latency (query, live, min + extra, max);
-  }
+  if (ret)
+    gst_hip_in_flight_query (&GST_HIP_BOX_BLUR (trans)->in_flight, direction,
+        query, &GST_VIDEO_FILTER (trans)->in_info);
   return ret;
 }
 
@@ -591,10 +444,10 @@ gst_hip_box_blur_propose_allocation (GstBaseTransform * trans,
   gst_query_add_allocation_param (query, allocator, &params);
   gst_object_unref (allocator);
   if (need_pool) {
-    pool = gst_hip_host_buffer_pool_new (caps, self->n_slots + 1, 0);
+    pool = gst_hip_host_buffer_pool_new (caps, self->in_flight.n_slots + 1, 0);
     if (pool) {
       gst_query_add_allocation_pool (query, pool, info.size,
-          self->n_slots + 1, 0);
+          self->in_flight.n_slots + 1, 0);
       gst_object_unref (pool);
     }
   }
@@ -622,7 +475,7 @@ gst_hip_box_blur_decide_allocation (GstBaseTransform * trans, GstQuery * query)
   if (pool)
     gst_object_unref (pool);
   /* Frames in flight hold their output buffers. */
-  min = MAX (min, self->n_slots + 1);
+  min = MAX (min, self->in_flight.n_slots + 1);
   if (max && max < min)
     max = min;
   pool = gst_hip_host_buffer_pool_new (caps, min, max);
@@ -652,25 +505,16 @@ gst_hip_box_blur_transform_frame (GstVideoFilter * filter,
     GstVideoFrame * in_frame, GstVideoFrame * out_frame)
 {
   GstHipBoxBlur *self = GST_HIP_BOX_BLUR (filter);
-  GstBuffer *out = NULL;
-  GstFlowReturn ret;
+  GstHipInFlight *f = &self->in_flight;
   Slot *slot;
 
-  if (self->pending >= self->n_slots)
+  if (f->pending >= f->n_slots)
     return GST_FLOW_ERROR;
-  slot = slot_at (self, self->pending);
+  slot = &self->slots[gst_hip_in_flight_next (f)];
   slot->in_frame = *in_frame;
   slot->out_frame = *out_frame;
   slot->borrowed = TRUE;
-  ret = start_slot (self, slot);
-  /* Older frames first, then this one. */
-  while (ret == GST_FLOW_OK && self->pending) {
-    ret = finish_oldest (self, &out);
-    if (out && out != out_frame->buffer)
-      gst_buffer_unref (out);
-    out = NULL;
-  }
-  return ret;
+  return gst_hip_in_flight_run (f);
 }
 
 static void
@@ -710,12 +554,7 @@ gst_hip_box_blur_class_init (GstHipBoxBlurClass * klass)
       g_param_spec_int ("device-id", "Device ID",
           "HIP device to run on; -1 uses the default device", -1, G_MAXINT16,
           GST_HIP_DEVICE_ID_DEFAULT, flags | GST_PARAM_MUTABLE_READY));
-  g_object_class_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT,
-      g_param_spec_uint ("frames-in-flight", "Frames in flight",
-          "Frames processed at once, their transfers and kernels overlapping; "
-          "each frame leaves once this many newer frames entered, adding "
-          "frames-in-flight - 1 frames of latency", 1, MAX_FRAMES_IN_FLIGHT,
-          DEFAULT_FRAMES_IN_FLIGHT, flags | GST_PARAM_MUTABLE_READY));
+  gst_hip_in_flight_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT);
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -747,10 +586,15 @@ gst_hip_box_blur_class_init (GstHipBoxBlurClass * klass)
 static void
 gst_hip_box_blur_init (GstHipBoxBlur * self)
 {
+  static const GstHipInFlightFuncs funcs = {
+    .enqueue = enqueue_frame,
+    .release = release_frame,
+  };
+
   self->radius = DEFAULT_RADIUS;
   self->radius_x = DEFAULT_RADIUS_XY;
   self->radius_y = DEFAULT_RADIUS_XY;
   self->border_mode = DEFAULT_BORDER_MODE;
   self->device_id = GST_HIP_DEVICE_ID_DEFAULT;
-  self->frames_in_flight = DEFAULT_FRAMES_IN_FLIGHT;
+  gst_hip_in_flight_init (&self->in_flight, GST_BASE_TRANSFORM (self), &funcs);
 }

@@ -11,6 +11,14 @@
  * message named `hiphistogram` and in a `GstHipHistogramMeta` custom meta on
  * the buffer. Frames pass through unchanged.
  *
+ * With #GstHipHistogram:frames-in-flight above 1, the upload of a frame
+ * overlaps the counting and readback of the frames before it, each on a
+ * stream of its own; a frame leaves, with its message and meta, once
+ * frames-in-flight - 1 newer frames have entered the element (or at EOS),
+ * and the added latency is reported in the latency query. Uploads overlap
+ * only from pinned memory (hipboxblur's output, for one), which the element
+ * reads in place.
+ *
  * Channels are `red`, `green`, `blue`, `alpha` (where the format has one)
  * and `luma` = (77 R + 150 G + 29 B + 128) >> 8 for RGB formats; `luma`,
  * `u` and `v` for YUV formats; `luma` for GRAY8.
@@ -28,6 +36,7 @@
 #include <string.h>
 
 #include "gsthiphistogram.h"
+#include "gsthipinflight.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_hip_histogram_debug);
 #define GST_CAT_DEFAULT gst_hip_histogram_debug
@@ -56,6 +65,7 @@ enum
   PROP_HIGH_THRESHOLD,
   PROP_TARGET_MEAN,
   PROP_DEVICE_ID,
+  PROP_FRAMES_IN_FLIGHT,
 };
 
 /* The properties one frame is counted with. */
@@ -69,9 +79,19 @@ typedef struct
   guint low_threshold, high_threshold, target_mean;
 } Settings;
 
+/* One frame on its way through the device, mapped read-only until its
+ * counts are back; the buffer itself is the in-flight slot's. */
+typedef struct
+{
+  GstVideoFrame frame;
+  Settings settings;            /* those of when the frame entered */
+  GstHipMemory src;
+  GstHipMemory counts;
+  GstHipMemory host_counts;
+} Slot;
+
 /* A GstBaseTransform rather than a GstVideoFilter: frames are only read, and
- * GstVideoFilter would map them writable (copying shared memory) and stop
- * calling transform_ip in passthrough. */
+ * GstVideoFilter would map them writable (copying shared memory). */
 struct _GstHipHistogram
 {
   GstBaseTransform parent;
@@ -87,10 +107,9 @@ struct _GstHipHistogram
   HipfHistogramFrame frame;     /* channels of the format, ROI unset */
   const gchar *channel_names[HIPF_HISTOGRAM_MAX_CHANNELS];
   guint luma_channel;
-  GstHipMemory src;
-  GstHipMemory counts;
-  GstHipMemory host_counts;
   GstClockTime last_post;
+  GstHipInFlight in_flight;     /* holds the frames-in-flight property */
+  Slot slots[GST_HIP_IN_FLIGHT_MAX];
 };
 
 #define gst_hip_histogram_parent_class parent_class
@@ -152,6 +171,9 @@ gst_hip_histogram_set_property (GObject * object, guint prop_id,
     case PROP_DEVICE_ID:
       self->device_id = g_value_get_int (value);
       break;
+    case PROP_FRAMES_IN_FLIGHT:
+      self->in_flight.frames_in_flight = g_value_get_uint (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -207,6 +229,9 @@ gst_hip_histogram_get_property (GObject * object, guint prop_id,
     case PROP_DEVICE_ID:
       g_value_set_int (value, self->device_id);
       break;
+    case PROP_FRAMES_IN_FLIGHT:
+      g_value_set_uint (value, self->in_flight.frames_in_flight);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -225,32 +250,59 @@ gst_hip_histogram_start (GstBaseTransform * trans)
   GST_OBJECT_UNLOCK (self);
   self->last_post = GST_CLOCK_TIME_NONE;
   self->negotiated = FALSE;
-  return gst_hip_device_open (&self->device, GST_ELEMENT (self), device_id);
+  if (!gst_hip_device_open (&self->device, GST_ELEMENT (self), device_id))
+    return FALSE;
+  if (!gst_hip_in_flight_start (&self->in_flight, &self->device)) {
+    gst_hip_device_close (&self->device);
+    return FALSE;
+  }
+  return TRUE;
 }
 
 static gboolean
 gst_hip_histogram_stop (GstBaseTransform * trans)
 {
   GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
+  guint i;
 
-  gst_hip_device_free (&self->device, &self->src);
-  gst_hip_device_free (&self->device, &self->counts);
-  gst_hip_device_free_host (&self->device, &self->host_counts);
+  gst_hip_in_flight_stop (&self->in_flight);
+  for (i = 0; i < G_N_ELEMENTS (self->slots); i++) {
+    gst_hip_device_free (&self->device, &self->slots[i].src);
+    gst_hip_device_free (&self->device, &self->slots[i].counts);
+    gst_hip_device_free_host (&self->device, &self->slots[i].host_counts);
+  }
   gst_hip_device_close (&self->device);
   return TRUE;
 }
 
 /* Upstream may send frames with any strides: they are read through the
- * video meta. */
+ * video meta. A pool upstream needs a buffer more for each frame that
+ * waits in flight, or it could run dry while they wait for newer ones. */
 static gboolean
 gst_hip_histogram_propose_allocation (GstBaseTransform * trans,
     GstQuery * decide_query, GstQuery * query)
 {
+  GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
+  guint held = self->in_flight.n_slots ? self->in_flight.n_slots - 1 : 0;
+  guint i;
+
   if (!GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
           decide_query, query))
     return FALSE;
   if (!gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL))
     gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  for (i = 0; held && i < gst_query_get_n_allocation_pools (query); i++) {
+    GstBufferPool *pool = NULL;
+    guint size, min, max;
+
+    gst_query_parse_nth_allocation_pool (query, i, &pool, &size, &min, &max);
+    min += held;
+    if (max && max < min)
+      max = min;
+    gst_query_set_nth_allocation_pool (query, i, pool, size, min, max);
+    if (pool)
+      gst_object_unref (pool);
+  }
   return TRUE;
 }
 
@@ -259,9 +311,23 @@ gst_hip_histogram_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
   GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
 
+  gst_hip_in_flight_sink_event (&self->in_flight, event);
   if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
     self->last_post = GST_CLOCK_TIME_NONE;
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
+}
+
+static gboolean
+gst_hip_histogram_query (GstBaseTransform * trans, GstPadDirection direction,
+    GstQuery * query)
+{
+  GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
+  gboolean ret = GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans,
+      direction, query);
+
+  if (ret)
+    gst_hip_in_flight_query (&self->in_flight, direction, query, &self->info);
+  return ret;
 }
 
 static gboolean
@@ -270,6 +336,8 @@ gst_hip_histogram_set_caps (GstBaseTransform * trans, GstCaps * incaps,
 {
   GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
   HipfHistogramFrame *f = &self->frame;
+  gsize counts_size;
+  guint i;
 
   self->negotiated = FALSE;
   if (!gst_video_info_from_caps (&self->info, incaps)) {
@@ -279,15 +347,26 @@ gst_hip_histogram_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   gst_hip_video_layout_init (&self->layout, &self->info);
   gst_hip_video_histogram_init (f, self->channel_names, &self->luma_channel,
       &self->info, &self->layout);
+  counts_size = f->n_channels * HIPF_HISTOGRAM_VALUES * sizeof (guint32);
 
-  return gst_hip_device_bind (&self->device)
-      && gst_hip_device_alloc (&self->device, &self->src, self->layout.size,
-      "input frame")
-      && gst_hip_device_alloc (&self->device, &self->counts,
-      hipf_histogram_buffer_size (), "histograms")
-      && gst_hip_device_alloc_host (&self->device, &self->host_counts,
-      f->n_channels * HIPF_HISTOGRAM_VALUES * sizeof (guint32), "histograms")
-      && (self->negotiated = TRUE);
+  /* Every slot's memory up front, so a frame too large for the device
+   * fails negotiation rather than a later frame. */
+  if (!gst_hip_device_bind (&self->device))
+    return FALSE;
+  for (i = 0; i < self->in_flight.n_slots; i++) {
+    Slot *slot = &self->slots[i];
+
+    if (!gst_hip_device_alloc (&self->device, &slot->src, self->layout.size,
+            "input frame")
+        || !gst_hip_device_alloc (&self->device, &slot->counts,
+            hipf_histogram_buffer_size (),
+            "histograms")
+        || !gst_hip_device_alloc_host (&self->device, &slot->host_counts,
+            counts_size, "histograms"))
+      return FALSE;
+  }
+  self->negotiated = TRUE;
+  return TRUE;
 }
 
 /* The region of interest, given in luma samples, on each plane. */
@@ -435,70 +514,132 @@ interval_elapsed (GstHipHistogram * self, const Settings * s,
   return TRUE;
 }
 
-static GstFlowReturn
-gst_hip_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
+/* Starts slot @index's frame through the device: upload, count, read the
+ * counts back. Nothing here waits. */
+static gboolean
+enqueue_frame (GstBaseTransform * trans, guint index, hipStream_t stream)
 {
   GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
   GstHipDevice *dev = &self->device;
+  Slot *slot = &self->slots[index];
   HipfHistogramFrame frame = self->frame;
-  GstVideoFrame vframe;
+  gsize size = frame.n_channels * HIPF_HISTOGRAM_VALUES * sizeof (guint32);
+
+  apply_roi (&frame, &self->layout, &slot->settings);
+  /* The counts come back as one row, on the frame's own stream. */
+  return gst_hip_device_bind (dev)
+      && gst_hip_video_upload (dev, stream, &self->layout, &slot->frame,
+      slot->src.ptr)
+      && gst_hip_device_launched (dev, hipf_histogram (&dev->limits, &frame,
+          slot->src.ptr, slot->counts.ptr, stream), "hipf_histogram")
+      && gst_hip_device_copy_2d (dev, stream, slot->host_counts.ptr, size,
+      slot->counts.ptr, size, size, 1, hipMemcpyDeviceToHost);
+}
+
+static void
+release_frame (GstBaseTransform * trans, guint index)
+{
+  gst_video_frame_unmap (&GST_HIP_HISTOGRAM (trans)->slots[index].frame);
+}
+
+/* Slot @index's counts are back: the report leaves with @buf, in order. */
+static void
+finish_frame (GstBaseTransform * trans, guint index, GstBuffer * buf)
+{
+  GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
+  Slot *slot = &self->slots[index];
+  const Settings *s = &slot->settings;
   GstStructure *report;
   GstClockTime running_time;
-  Settings s;
-  gboolean ok;
 
-  if (!self->negotiated) {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL), ("not negotiated"));
-    return GST_FLOW_NOT_NEGOTIATED;
-  }
-
-  GST_OBJECT_LOCK (self);
-  s = self->settings;
-  GST_OBJECT_UNLOCK (self);
-  if (!s.post_messages && !s.attach_meta)
-    return GST_FLOW_OK;
-
-  /* Read only: the frame is never written, so never copied. */
-  if (!gst_video_frame_map (&vframe, &self->info, buf, GST_MAP_READ)) {
-    GST_ELEMENT_ERROR (self, STREAM, FORMAT, (NULL),
-        ("buffer of %" G_GSIZE_FORMAT " bytes does not hold a frame of the "
-            "negotiated caps", gst_buffer_get_size (buf)));
-    return GST_FLOW_ERROR;
-  }
-  if (!gst_hip_video_frame_fits (&self->layout, &vframe)) {
-    gst_video_frame_unmap (&vframe);
-    GST_ELEMENT_ERROR (self, STREAM, FORMAT, (NULL),
-        ("buffer of %" G_GSIZE_FORMAT " bytes is smaller than its strides "
-            "and caps say", gst_buffer_get_size (buf)));
-    return GST_FLOW_ERROR;
-  }
-  apply_roi (&frame, &self->layout, &s);
-  ok = gst_hip_device_bind (dev)
-      && gst_hip_video_upload (dev, NULL, &self->layout, &vframe, self->src.ptr)
-      && gst_hip_device_launched (dev, hipf_histogram (&dev->limits, &frame,
-          self->src.ptr, self->counts.ptr, dev->stream), "hipf_histogram")
-      && gst_hip_device_copy (dev, self->host_counts.ptr, self->counts.ptr,
-      frame.n_channels * HIPF_HISTOGRAM_VALUES * sizeof (guint32),
-      hipMemcpyDeviceToHost)
-      && gst_hip_device_synchronize (dev);
-  gst_video_frame_unmap (&vframe);
-  if (!ok)
-    return GST_FLOW_ERROR;
-
-  report = build_report (self, self->host_counts.ptr, &s, buf);
-  if (s.attach_meta && gst_buffer_is_writable (buf)) {
+  report = build_report (self, slot->host_counts.ptr, s, buf);
+  if (s->attach_meta && gst_buffer_is_writable (buf)) {
     GstCustomMeta *meta =
         gst_buffer_add_custom_meta (buf, GST_HIP_HISTOGRAM_META_NAME);
     gst_structure_foreach (report, copy_field,
         gst_custom_meta_get_structure (meta));
   }
   gst_structure_get_uint64 (report, "running-time", &running_time);
-  if (s.post_messages && interval_elapsed (self, &s, running_time))
+  if (s->post_messages && interval_elapsed (self, s, running_time))
     gst_element_post_message (GST_ELEMENT (self),
         gst_message_new_element (GST_OBJECT (self), report));
   else
     gst_structure_free (report);
-  return GST_FLOW_OK;
+}
+
+/* Maps @buf read-only into the next free slot and starts counting it. */
+static GstFlowReturn
+submit_frame (GstHipHistogram * self, GstBuffer * buf)
+{
+  Slot *slot;
+  Settings s;
+
+  if (!self->negotiated) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL), ("not negotiated"));
+    gst_buffer_unref (buf);
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  GST_OBJECT_LOCK (self);
+  s = self->settings;
+  GST_OBJECT_UNLOCK (self);
+  if (!s.post_messages && !s.attach_meta) {
+    gst_hip_in_flight_pass (&self->in_flight, buf);
+    return GST_FLOW_OK;
+  }
+
+  slot = &self->slots[gst_hip_in_flight_next (&self->in_flight)];
+  /* Read only: the frame is never written, so never copied. */
+  if (!gst_hip_in_flight_map_input (&self->in_flight, &slot->frame,
+          &self->info, &self->layout, buf)) {
+    gst_buffer_unref (buf);
+    return GST_FLOW_ERROR;
+  }
+  slot->settings = s;
+  return gst_hip_in_flight_submit (&self->in_flight, buf);
+}
+
+static GstFlowReturn
+gst_hip_histogram_submit_input_buffer (GstBaseTransform * trans,
+    gboolean is_discont, GstBuffer * input)
+{
+  GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
+  GstBuffer *buf;
+  GstFlowReturn ret;
+
+  /* Reconfiguration, negotiation and QoS as usual; the input waits in
+   * queued_buf. */
+  ret = GST_BASE_TRANSFORM_CLASS (parent_class)->submit_input_buffer (trans,
+      is_discont, input);
+  if (ret != GST_FLOW_OK || trans->queued_buf == NULL)
+    return ret;
+  input = trans->queued_buf;
+  trans->queued_buf = NULL;
+
+  /* The buffer that leaves: the input, made writable for the meta unless
+   * in passthrough (a new buffer sharing its memory, if it is not). */
+  ret = gst_hip_in_flight_prepare_output (&self->in_flight, input, &buf);
+  if (ret != GST_FLOW_OK)
+    return ret;
+  if (buf != input)
+    gst_buffer_unref (input);
+  return submit_frame (self, buf);
+}
+
+static GstFlowReturn
+gst_hip_histogram_generate_output (GstBaseTransform * trans,
+    GstBuffer ** outbuf)
+{
+  return gst_hip_in_flight_generate_output (&GST_HIP_HISTOGRAM
+      (trans)->in_flight, outbuf);
+}
+
+/* GstBaseTransform keeps a transform in place only if it has transform_ip;
+ * buffers reach this element through submit_input_buffer and
+ * generate_output, which never call it. */
+static GstFlowReturn
+gst_hip_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
+{
+  g_return_val_if_reached (GST_FLOW_NOT_SUPPORTED);
 }
 
 static void
@@ -567,6 +708,7 @@ gst_hip_histogram_class_init (GstHipHistogramClass * klass)
       g_param_spec_int ("device-id", "Device ID",
           "HIP device to run on; -1 uses the default device", -1, G_MAXINT16,
           GST_HIP_DEVICE_ID_DEFAULT, flags | GST_PARAM_MUTABLE_READY));
+  gst_hip_in_flight_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT);
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -578,11 +720,15 @@ gst_hip_histogram_class_init (GstHipHistogramClass * klass)
   trans_class->start = GST_DEBUG_FUNCPTR (gst_hip_histogram_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_hip_histogram_stop);
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_hip_histogram_sink_event);
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_hip_histogram_query);
   trans_class->propose_allocation =
       GST_DEBUG_FUNCPTR (gst_hip_histogram_propose_allocation);
+  trans_class->submit_input_buffer =
+      GST_DEBUG_FUNCPTR (gst_hip_histogram_submit_input_buffer);
+  trans_class->generate_output =
+      GST_DEBUG_FUNCPTR (gst_hip_histogram_generate_output);
   trans_class->transform_ip =
       GST_DEBUG_FUNCPTR (gst_hip_histogram_transform_ip);
-  trans_class->transform_ip_on_passthrough = TRUE;
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_hip_histogram_set_caps);
 
   gst_meta_register_custom (GST_HIP_HISTOGRAM_META_NAME, tags, NULL, NULL,
@@ -594,6 +740,11 @@ gst_hip_histogram_class_init (GstHipHistogramClass * klass)
 static void
 gst_hip_histogram_init (GstHipHistogram * self)
 {
+  static const GstHipInFlightFuncs funcs = {
+    .enqueue = enqueue_frame,
+    .release = release_frame,
+    .finish = finish_frame,
+  };
   Settings *s = &self->settings;
 
   s->bins = DEFAULT_BINS;
@@ -604,5 +755,6 @@ gst_hip_histogram_init (GstHipHistogram * self)
   s->high_threshold = DEFAULT_HIGH_THRESHOLD;
   s->target_mean = DEFAULT_TARGET_MEAN;
   self->device_id = GST_HIP_DEVICE_ID_DEFAULT;
+  gst_hip_in_flight_init (&self->in_flight, GST_BASE_TRANSFORM (self), &funcs);
   gst_base_transform_set_in_place (GST_BASE_TRANSFORM (self), TRUE);
 }

@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * hiphistogram on a GPU: counts, statistics, message and meta compared with
- * the CPU reference; buffers must come out as they went in.
+ * the CPU reference; buffers must come out as they went in, also with
+ * several frames in flight.
  */
 #include <math.h>
 
@@ -21,15 +22,21 @@ typedef enum
   FILL_GRADIENT,
 } Fill;
 
+#define FRAME_DURATION (GST_SECOND / 30)
+
 typedef struct
 {
   guint x, y, w, h;
 } Roi;
 
+/* @launch: the element and its properties, in gst-launch syntax (set
+ * before it starts, for those only changeable in READY). */
 static GstHarness *
-harness_for (GstVideoFormat format, gint width, gint height, GstBus ** bus)
+harness_for (const gchar * launch, GstVideoFormat format, gint width,
+    gint height, GstBus ** bus)
 {
-  GstHarness *h = gst_harness_new ("hiphistogram");
+  GstElement *e = gst_parse_launch (launch, NULL);
+  GstHarness *h = gst_harness_new_with_element (e, "sink", "src");
   gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
       "framerate=30/1", gst_video_format_to_string (format), width, height);
 
@@ -37,6 +44,7 @@ harness_for (GstVideoFormat format, gint width, gint height, GstBus ** bus)
   gst_element_set_bus (h->element, *bus);
   gst_harness_set_caps_str (h, caps, caps);
   g_free (caps);
+  gst_object_unref (e);
   return h;
 }
 
@@ -125,38 +133,34 @@ check_stats (const GstStructure * s, const RefHistogram * ref, guint low,
   CHECK_UINT ("max", st.max);
 }
 
-/* Pushes one frame; checks the output buffer, message and meta. */
 static void
-check_frame (GstHarness * h, GstBus * bus, GstVideoFormat format, gint width,
-    gint height, guint padding, Fill how, guint8 value, guint bins,
-    const Roi * roi)
+set_counting (GstHarness * h, guint bins, const Roi * roi)
 {
-  GstVideoInfo info;
-  GstBuffer *in = hipf_test_frame_new (format, width, height, padding, &info);
-  GstBuffer *orig, *out;
+  g_object_set (h->element, "bins", bins, "roi-x", roi->x, "roi-y", roi->y,
+      "roi-width", roi->w, "roi-height", roi->h, NULL);
+}
+
+/* @out and its message @msg are what the element made of @orig (a copy of
+ * the input taken before the push, described by @info), counted in @bins
+ * bins inside @roi: the same bytes, the reference's histograms and
+ * statistics, and a meta of the message's fields. */
+static void
+check_output (GstBuffer * out, GstMessage * msg, GstBuffer * orig,
+    const GstVideoInfo * info, guint bins, const Roi * roi, const gchar * ctx)
+{
   GstVideoFrame frame;
-  GstMessage *msg;
   GstCustomMeta *meta;
   const GstStructure *s;
   RefHistogram ref;
-  gchar *ctx;
+  guint64 ts;
 
-  fill (in, how, value);
-  orig = gst_buffer_copy_deep (in);
-  g_object_set (h->element, "bins", bins, "roi-x", roi->x, "roi-y", roi->y,
-      "roi-width", roi->w, "roi-height", roi->h, NULL);
-  out = gst_harness_push_and_pull (h, in);
-  fail_unless (out != NULL);
-
-  fail_unless (gst_video_frame_map (&frame, &info, orig, GST_MAP_READ));
+  fail_unless (out != NULL, "%s: no output", ctx);
+  fail_unless (gst_video_frame_map (&frame, info, orig, GST_MAP_READ));
   ref_histogram_frame (&frame, roi->x, roi->y, roi->w, roi->h, &ref);
   gst_video_frame_unmap (&frame);
-  ctx = g_strdup_printf ("%s %dx%d pad %u fill %d/%u bins %u roi %u,%u %ux%u "
-      "(seed %u)", gst_video_format_to_string (format), width, height,
-      padding, how, value, bins, roi->x, roi->y, roi->w, roi->h,
-      hipf_test_seed ());
 
   /* Frames pass through byte for byte. */
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (out), GST_BUFFER_PTS (orig));
   fail_unless (gst_buffer_get_size (out) == gst_buffer_get_size (orig));
   {
     GstMapInfo a, b;
@@ -168,10 +172,11 @@ check_frame (GstHarness * h, GstBus * bus, GstVideoFormat format, gint width,
     gst_buffer_unmap (orig, &b);
   }
 
-  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
   fail_unless (msg != NULL, "%s: no message", ctx);
   s = gst_message_get_structure (msg);
   fail_unless (gst_structure_has_name (s, "hiphistogram"));
+  fail_unless (gst_structure_get_uint64 (s, "timestamp", &ts));
+  fail_unless_equals_uint64 (ts, GST_BUFFER_PTS (orig));
   check_histograms (s, &ref, bins, ctx);
   check_stats (s, &ref, 4, 251, 118);
 
@@ -186,6 +191,30 @@ check_frame (GstHarness * h, GstBus * bus, GstVideoFormat format, gint width,
     fail_unless (gst_structure_is_equal (copy, m), "%s: meta differs", ctx);
     gst_structure_free (copy);
   }
+}
+
+/* Pushes one frame; checks the output buffer, message and meta. */
+static void
+check_frame (GstHarness * h, GstBus * bus, GstVideoFormat format, gint width,
+    gint height, guint padding, Fill how, guint8 value, guint bins,
+    const Roi * roi)
+{
+  GstVideoInfo info;
+  GstBuffer *in = hipf_test_frame_new (format, width, height, padding, &info);
+  GstBuffer *orig, *out;
+  GstMessage *msg;
+  gchar *ctx;
+
+  fill (in, how, value);
+  orig = gst_buffer_copy_deep (in);
+  set_counting (h, bins, roi);
+  out = gst_harness_push_and_pull (h, in);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
+  ctx = g_strdup_printf ("%s %dx%d pad %u fill %d/%u bins %u roi %u,%u %ux%u "
+      "(seed %u)", gst_video_format_to_string (format), width, height,
+      padding, how, value, bins, roi->x, roi->y, roi->w, roi->h,
+      hipf_test_seed ());
+  check_output (out, msg, orig, &info, bins, roi, ctx);
   fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT) == NULL);
 
   gst_message_unref (msg);
@@ -219,7 +248,8 @@ GST_START_TEST (test_counts_small)
         {w + 3, 0, 0, 0},
       };
       GstBus *bus;
-      GstHarness *h = harness_for (hipf_test_formats[f], w, ht, &bus);
+      GstHarness *h = harness_for ("hiphistogram", hipf_test_formats[f], w,
+          ht, &bus);
 
       for (b = 0; b < G_N_ELEMENTS (bins); b++)
         for (r = 0; r < G_N_ELEMENTS (rois); r++)
@@ -240,7 +270,8 @@ GST_START_TEST (test_constant_frames)
 
   for (f = 0; f < hipf_test_n_formats; f++) {
     GstBus *bus;
-    GstHarness *h = harness_for (hipf_test_formats[f], 640, 480, &bus);
+    GstHarness *h = harness_for ("hiphistogram", hipf_test_formats[f], 640, 480,
+        &bus);
     guint8 values[] = { 0, 255, g_rand_int_range (hipf_test_rand (), 1, 255) };
 
     for (i = 0; i < G_N_ELEMENTS (values); i++) {
@@ -280,7 +311,8 @@ GST_START_TEST (test_large_and_padded)
 
   for (i = 0; i < G_N_ELEMENTS (cases); i++) {
     GstBus *bus;
-    GstHarness *h = harness_for (cases[i].format, cases[i].w, cases[i].h, &bus);
+    GstHarness *h = harness_for ("hiphistogram", cases[i].format, cases[i].w,
+        cases[i].h, &bus);
 
     check_frame (h, bus, cases[i].format, cases[i].w, cases[i].h,
         cases[i].padding, FILL_RANDOM, 0, 256, &full);
@@ -311,7 +343,8 @@ timed_frame (GstClockTime pts)
 GST_START_TEST (test_message_timing_and_switches)
 {
   GstBus *bus;
-  GstHarness *h = harness_for (GST_VIDEO_FORMAT_GRAY8, 16, 8, &bus);
+  GstHarness *h = harness_for ("hiphistogram", GST_VIDEO_FORMAT_GRAY8, 16, 8,
+      &bus);
   GstSegment segment;
   GstMessage *msg;
   GstBuffer *out, *in;
@@ -378,7 +411,8 @@ GST_END_TEST;
 GST_START_TEST (test_exposure_settings)
 {
   GstBus *bus;
-  GstHarness *h = harness_for (GST_VIDEO_FORMAT_I420, 64, 48, &bus);
+  GstHarness *h = harness_for ("hiphistogram", GST_VIDEO_FORMAT_I420, 64, 48,
+      &bus);
   GstVideoInfo info;
   GstBuffer *in = hipf_test_frame_new (GST_VIDEO_FORMAT_I420, 64, 48, 0, &info);
   GstVideoFrame frame;
@@ -400,6 +434,237 @@ GST_START_TEST (test_exposure_settings)
 
 GST_END_TEST;
 
+/* ---- frames in flight --------------------------------------------------- */
+
+#define IN_FLIGHT 4
+#define IN_FLIGHT_FRAMES 10
+
+/* A frame pushed into an element with frames in flight, and what it must
+ * come out as. */
+typedef struct
+{
+  GstBuffer *orig;              /* a copy of the input, taken before the push */
+  GstMemory *mem;               /* the input's memory, which must come out */
+  guint bins;
+  Roi roi;
+} Sent;
+
+/* Pushes frame number @i, random, counted with @bins and @roi. */
+static void
+push_numbered (GstHarness * h, const GstVideoInfo * info, guint i,
+    guint bins, const Roi * roi, Sent * sent)
+{
+  GstVideoInfo in_info;
+  GstBuffer *in = hipf_test_frame_new (GST_VIDEO_INFO_FORMAT (info),
+      GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info), 0, &in_info);
+
+  GST_BUFFER_PTS (in) = i * FRAME_DURATION;
+  GST_BUFFER_DURATION (in) = FRAME_DURATION;
+  sent->orig = gst_buffer_copy_deep (in);
+  sent->mem = gst_buffer_peek_memory (in, 0);
+  sent->bins = bins;
+  sent->roi = *roi;
+  set_counting (h, bins, roi);
+  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+}
+
+/* Moves the element messages posted so far to @msgs. */
+static void
+collect_messages (GstBus * bus, GPtrArray * msgs)
+{
+  GstMessage *msg;
+
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT)))
+    g_ptr_array_add (msgs, msg);
+}
+
+/* Pulls the @n frames of @sent, in order: each is the frame that went in,
+ * its memory not copied, with the message of the same index in @msgs and
+ * a meta that report what it held when it entered. */
+static void
+check_sent (GstHarness * h, const GstVideoInfo * info, Sent * sent, guint n,
+    GPtrArray * msgs, const gchar * what)
+{
+  guint i;
+
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), n);
+  fail_unless_equals_int (msgs->len, n);
+  for (i = 0; i < n; i++) {
+    GstBuffer *out = gst_harness_pull (h);
+    gchar *ctx = g_strdup_printf ("%s %s, output %u of %u, bins %u (seed %u)",
+        gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (info)), what, i, n,
+        sent[i].bins, hipf_test_seed ());
+
+    check_output (out, g_ptr_array_index (msgs, i), sent[i].orig, info,
+        sent[i].bins, &sent[i].roi, ctx);
+    fail_unless (gst_buffer_n_memory (out) == 1
+        && gst_buffer_peek_memory (out, 0) == sent[i].mem, "%s: copied", ctx);
+    gst_buffer_unref (out);
+    gst_buffer_unref (sent[i].orig);
+    g_free (ctx);
+  }
+  g_ptr_array_set_size (msgs, 0);
+}
+
+/* Frames in flight in one format: each leaves, with its message, once
+ * three newer ones have entered, counted with the properties of when it
+ * entered; EOS hands out the rest; latency grows by three frames; a flush
+ * drops what is in flight, messages included; after a new segment (a
+ * seek) every frame comes out, timed in that segment. */
+static void
+check_in_flight (GstVideoFormat format, gint width, gint height)
+{
+  static const guint bins[] = { 256, 7, 64, 1 };
+  const Roi rois[] = { {0, 0, 0, 0}, {width / 4, height / 3, width / 2, 3} };
+  gchar *launch = g_strdup_printf ("hiphistogram frames-in-flight=%d",
+      IN_FLIGHT);
+  GPtrArray *msgs = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_message_unref);
+  GstBus *bus;
+  GstHarness *h = harness_for (launch, format, width, height, &bus);
+  Sent sent[IN_FLIGHT_FRAMES];
+  GstVideoInfo info;
+  GstSegment segment;
+  guint i, start = 5;
+  guint64 rt;
+
+  gst_video_info_set_format (&info, format, width, height);
+  info.fps_n = 30;
+  info.fps_d = 1;
+  for (i = 0; i < IN_FLIGHT_FRAMES; i++) {
+    push_numbered (h, &info, i, bins[i % G_N_ELEMENTS (bins)],
+        &rois[i % G_N_ELEMENTS (rois)], &sent[i]);
+    collect_messages (bus, msgs);
+    fail_unless_equals_int (gst_harness_buffers_received (h),
+        i < IN_FLIGHT - 1 ? 0 : i - (IN_FLIGHT - 2));
+    /* A message for each frame out, none for those in flight. */
+    fail_unless_equals_int (msgs->len, gst_harness_buffers_received (h));
+  }
+  fail_unless_equals_uint64 (gst_harness_query_latency (h),
+      (IN_FLIGHT - 1) * GST_SECOND / 30);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  collect_messages (bus, msgs);
+  check_sent (h, &info, sent, IN_FLIGHT_FRAMES, msgs, "before EOS");
+
+  /* Out of EOS, then frames in flight that a flush drops. */
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+  gst_harness_set_caps (h, gst_video_info_to_caps (&info),
+      gst_video_info_to_caps (&info));
+  for (i = 0; i < IN_FLIGHT - 1; i++)
+    push_numbered (h, &info, i, 256, &rois[0], &sent[i]);
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+  fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT) == NULL);
+  for (i = 0; i < IN_FLIGHT - 1; i++)
+    gst_buffer_unref (sent[i].orig);
+
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  segment.start = segment.time = start * FRAME_DURATION;
+  fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
+  for (i = start; i < IN_FLIGHT_FRAMES; i++)
+    push_numbered (h, &info, i, bins[i % G_N_ELEMENTS (bins)], &rois[0],
+        &sent[i - start]);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  collect_messages (bus, msgs);
+  for (i = 0; i < msgs->len; i++) {
+    fail_unless (gst_structure_get_uint64 (gst_message_get_structure
+            (g_ptr_array_index (msgs, i)), "running-time", &rt));
+    fail_unless_equals_uint64 (rt, i * FRAME_DURATION);
+  }
+  check_sent (h, &info, sent, IN_FLIGHT_FRAMES - start, msgs, "after a seek");
+
+  g_ptr_array_unref (msgs);
+  g_free (launch);
+  teardown (h, bus);
+}
+
+GST_START_TEST (test_frames_in_flight)
+{
+  GstElement *e = gst_element_factory_make ("hiphistogram", NULL);
+  GParamSpec *p = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+      "frames-in-flight");
+
+  fail_unless (p != NULL && p->flags & GST_PARAM_MUTABLE_READY);
+  fail_unless_equals_int (G_PARAM_SPEC_UINT (p)->minimum, 1);
+  fail_unless_equals_int (G_PARAM_SPEC_UINT (p)->maximum, 16);
+  fail_unless_equals_int (G_PARAM_SPEC_UINT (p)->default_value, 1);
+  gst_object_unref (e);
+
+  check_in_flight (GST_VIDEO_FORMAT_RGBA, 97, 33);
+  check_in_flight (GST_VIDEO_FORMAT_NV12, 97, 33);
+  check_in_flight (GST_VIDEO_FORMAT_I420, 33, 17);
+  check_in_flight (GST_VIDEO_FORMAT_RGB, 31, 5);
+  check_in_flight (GST_VIDEO_FORMAT_GRAY8, 16, 8);
+}
+
+GST_END_TEST;
+
+/* Behind frames in flight, a frame with nothing to count (messages and
+ * meta off) leaves as it came, after them. An input held elsewhere as well
+ * leaves as a new buffer sharing its memory, which carries the meta. */
+GST_START_TEST (test_frames_in_flight_passthrough)
+{
+  GstBus *bus;
+  GstHarness *h = harness_for ("hiphistogram frames-in-flight=3",
+      GST_VIDEO_FORMAT_GRAY8, 16, 8, &bus);
+  GstBuffer *in[5], *out[5], *held;
+  GPtrArray *msgs = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_message_unref);
+  GstMemory *mem[5];
+  guint i;
+
+  for (i = 0; i < 5; i++) {
+    in[i] = timed_frame (i * FRAME_DURATION);
+    mem[i] = gst_buffer_peek_memory (in[i], 0);
+  }
+  held = gst_buffer_ref (in[2]);
+  for (i = 0; i < 3; i++)
+    fail_unless_equals_int (gst_harness_push (h, in[i]), GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_buffers_received (h), 1);
+  g_object_set (h->element, "post-messages", FALSE, "attach-meta", FALSE,
+      NULL);
+  fail_unless_equals_int (gst_harness_push (h, in[3]), GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_buffers_received (h), 4);
+  g_object_set (h->element, "post-messages", TRUE, "attach-meta", TRUE,
+      NULL);
+  fail_unless_equals_int (gst_harness_push (h, in[4]), GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_buffers_received (h), 4);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+
+  collect_messages (bus, msgs);
+  fail_unless_equals_int (msgs->len, 4);
+  for (i = 0; i < 5; i++) {
+    guint64 ts = 0;
+
+    out[i] = gst_harness_pull (h);
+    fail_unless (out[i] != NULL, "output %u missing", i);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (out[i]), i * FRAME_DURATION);
+    fail_unless (gst_buffer_peek_memory (out[i], 0) == mem[i], "output %u "
+        "was copied", i);
+    fail_unless ((gst_buffer_get_custom_meta (out[i], "GstHipHistogramMeta")
+            != NULL) == (i != 3), "output %u: meta", i);
+    if (i != 3) {
+      gst_structure_get_uint64 (gst_message_get_structure (g_ptr_array_index
+              (msgs, i < 3 ? i : i - 1)), "timestamp", &ts);
+      fail_unless_equals_uint64 (ts, i * FRAME_DURATION);
+    }
+  }
+  /* Passed through: the buffer itself. */
+  fail_unless (out[3] == in[3]);
+  fail_unless (out[2] != held);
+  fail_if (gst_buffer_get_custom_meta (held, "GstHipHistogramMeta"));
+
+  for (i = 0; i < 5; i++)
+    gst_buffer_unref (out[i]);
+  gst_buffer_unref (held);
+  g_ptr_array_unref (msgs);
+  teardown (h, bus);
+}
+
+GST_END_TEST;
+
 static Suite *
 histogram_gpu_suite (void)
 {
@@ -413,6 +678,8 @@ histogram_gpu_suite (void)
   tcase_add_test (tc, test_large_and_padded);
   tcase_add_test (tc, test_message_timing_and_switches);
   tcase_add_test (tc, test_exposure_settings);
+  tcase_add_test (tc, test_frames_in_flight);
+  tcase_add_test (tc, test_frames_in_flight_passthrough);
   return s;
 }
 

@@ -1,0 +1,317 @@
+/* gst-hip-filters
+ * Copyright (C) 2026 gst-hip-filters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Frames in flight, shared by the elements: with frames-in-flight = N, up to
+ * N frames are on the device at once, each on a non-blocking stream of its
+ * own, so that the upload of one overlaps the kernels and download of the
+ * one before. A frame leaves once N - 1 newer frames have entered, in
+ * order; serialized events (EOS, segment, caps, ...) first push every frame
+ * in flight, a flush drops them, and the latency query adds N - 1 frames.
+ *
+ * The element overrides submit_input_buffer: it maps each frame into the
+ * slot gst_hip_in_flight_next() names, in its own per-slot state, and calls
+ * gst_hip_in_flight_submit(), or hands a buffer it passes through to
+ * gst_hip_in_flight_pass(). Its generate_output, sink_event and query call
+ * the functions here, and its callbacks enqueue a frame's work and let go
+ * of the frame.
+ *
+ * When a frame fails to start, the frames before it were enqueued whole:
+ * they still leave, after the element error, then the error is returned
+ * upstream. When waiting for a frame fails, it and every newer frame are
+ * dropped.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gsthipinflight.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_hip_in_flight_debug);
+#define GST_CAT_DEFAULT gst_hip_in_flight_debug
+
+void
+gst_hip_in_flight_init (GstHipInFlight * f, GstBaseTransform * trans,
+    const GstHipInFlightFuncs * funcs)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done)) {
+    GST_DEBUG_CATEGORY_INIT (gst_hip_in_flight_debug, "hipinflight", 0,
+        "HIP frames in flight");
+    g_once_init_leave (&done, 1);
+  }
+  f->frames_in_flight = GST_HIP_IN_FLIGHT_DEFAULT;
+  f->trans = trans;
+  f->funcs = funcs;
+}
+
+void
+gst_hip_in_flight_install_property (GObjectClass * klass, guint prop_id)
+{
+  g_object_class_install_property (klass, prop_id,
+      g_param_spec_uint ("frames-in-flight", "Frames in flight",
+          "Frames processed at once, their transfers and kernels overlapping; "
+          "each frame leaves once frames-in-flight - 1 newer frames entered, "
+          "adding as many frames of latency", 1, GST_HIP_IN_FLIGHT_MAX,
+          GST_HIP_IN_FLIGHT_DEFAULT, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
+          | GST_PARAM_MUTABLE_READY));
+}
+
+GstFlowReturn
+gst_hip_in_flight_prepare_output (GstHipInFlight * f, GstBuffer * input,
+    GstBuffer ** outbuf)
+{
+  GstFlowReturn ret;
+
+  *outbuf = NULL;
+  ret = GST_BASE_TRANSFORM_GET_CLASS (f->trans)->prepare_output_buffer
+      (f->trans, input, outbuf);
+  if (ret == GST_FLOW_OK && *outbuf)
+    return GST_FLOW_OK;
+  gst_buffer_unref (input);
+  return ret != GST_FLOW_OK ? ret : GST_FLOW_ERROR;
+}
+
+guint
+gst_hip_in_flight_next (GstHipInFlight * f)
+{
+  g_assert (f->pending < f->n_slots);
+  return (f->first + f->pending) % f->n_slots;
+}
+
+gboolean
+gst_hip_in_flight_map_input (GstHipInFlight * f, GstVideoFrame * frame,
+    const GstVideoInfo * info, const GstHipVideoLayout * layout,
+    GstBuffer * buf)
+{
+  if (!gst_video_frame_map (frame, info, buf, GST_MAP_READ)) {
+    GST_ELEMENT_ERROR (f->trans, STREAM, FORMAT, (NULL),
+        ("input buffer of %" G_GSIZE_FORMAT " bytes does not hold a frame "
+            "of the negotiated caps", gst_buffer_get_size (buf)));
+    return FALSE;
+  }
+  if (!gst_hip_video_frame_fits (layout, frame)) {
+    gst_video_frame_unmap (frame);
+    GST_ELEMENT_ERROR (f->trans, STREAM, FORMAT, (NULL),
+        ("input buffer of %" G_GSIZE_FORMAT " bytes is smaller than its "
+            "strides and caps say", gst_buffer_get_size (buf)));
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* Ends the frame of slot @index, whose stream is idle: the element lets go
+ * of it, and its output buffer is handed back. */
+static GstBuffer *
+slot_release (GstHipInFlight * f, guint index)
+{
+  GstBuffer *out = f->slots[index].outbuf;
+
+  f->funcs->release (f->trans, index);
+  f->slots[index].outbuf = NULL;
+  return out;
+}
+
+/* Drops the frame of slot @index once no work of it is left on the
+ * device. */
+static void
+slot_drop (GstHipInFlight * f, guint index)
+{
+  GstBuffer *out;
+
+  /* The stream rather than the event: a frame that failed to start never
+   * recorded it, and copies it enqueued may still read its buffers. */
+  hipStreamSynchronize (f->slots[index].stream);
+  out = slot_release (f, index);
+  if (out)
+    gst_buffer_unref (out);
+}
+
+/* Drops every frame in flight. */
+static void
+discard (GstHipInFlight * f)
+{
+  while (f->pending) {
+    slot_drop (f, f->first);
+    f->first = (f->first + 1) % f->n_slots;
+    f->pending--;
+  }
+  f->draining = FALSE;
+}
+
+gboolean
+gst_hip_in_flight_start (GstHipInFlight * f, GstHipDevice * dev)
+{
+  guint i;
+
+  GST_OBJECT_LOCK (f->trans);
+  f->n_slots = f->frames_in_flight;
+  GST_OBJECT_UNLOCK (f->trans);
+  f->device = dev;
+  f->first = f->pending = 0;
+  f->draining = FALSE;
+  for (i = 0; i < f->n_slots; i++) {
+    if (!gst_hip_device_stream_new (dev, &f->slots[i].stream)
+        || !gst_hip_device_event_new (dev, &f->slots[i].done)) {
+      gst_hip_in_flight_stop (f);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+void
+gst_hip_in_flight_stop (GstHipInFlight * f)
+{
+  guint i;
+
+  discard (f);
+  for (i = 0; i < f->n_slots; i++) {
+    gst_hip_device_event_free (f->device, f->slots[i].done);
+    gst_hip_device_stream_free (f->device, f->slots[i].stream);
+    f->slots[i].done = NULL;
+    f->slots[i].stream = NULL;
+  }
+  f->n_slots = 0;
+}
+
+/* Waits for the oldest frame and hands its output buffer back. */
+static GstFlowReturn
+finish_oldest (GstHipInFlight * f, GstBuffer ** outbuf)
+{
+  guint index = f->first;
+
+  if (!gst_hip_device_event_wait (f->device, f->slots[index].done)) {
+    discard (f);
+    return GST_FLOW_ERROR;
+  }
+  *outbuf = slot_release (f, index);
+  if (f->funcs->finish && *outbuf)
+    f->funcs->finish (f->trans, index, *outbuf);
+  f->first = (index + 1) % f->n_slots;
+  f->pending--;
+  return GST_FLOW_OK;
+}
+
+/* Pushes every frame in flight, oldest first, until one push fails. */
+static GstFlowReturn
+push_pending (GstHipInFlight * f)
+{
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  while (f->pending && ret == GST_FLOW_OK) {
+    GstBuffer *out = NULL;
+
+    ret = finish_oldest (f, &out);
+    if (ret == GST_FLOW_OK && out)
+      ret = gst_pad_push (f->trans->srcpad, out);
+  }
+  f->draining = FALSE;
+  return ret;
+}
+
+GstFlowReturn
+gst_hip_in_flight_submit (GstHipInFlight * f, GstBuffer * outbuf)
+{
+  guint index = gst_hip_in_flight_next (f);
+  GstHipSlot *slot = &f->slots[index];
+  GstFlowReturn ret;
+
+  slot->outbuf = outbuf;
+  f->pending++;
+  if (f->funcs->enqueue (f->trans, index, slot->stream)
+      && gst_hip_device_record (f->device, slot->done, slot->stream))
+    return GST_FLOW_OK;
+
+  /* This frame is lost; the older ones still leave. */
+  slot_drop (f, index);
+  f->pending--;
+  ret = push_pending (f);
+  if (ret != GST_FLOW_OK)
+    GST_DEBUG_OBJECT (f->trans, "frames before the failed one: %s",
+        gst_flow_get_name (ret));
+  return GST_FLOW_ERROR;
+}
+
+void
+gst_hip_in_flight_pass (GstHipInFlight * f, GstBuffer * buf)
+{
+  f->draining = f->pending > 0;
+  /* One left behind by a push that failed is not wanted any more. */
+  if (f->trans->queued_buf)
+    gst_buffer_unref (f->trans->queued_buf);
+  f->trans->queued_buf = buf;
+}
+
+GstFlowReturn
+gst_hip_in_flight_run (GstHipInFlight * f)
+{
+  GstFlowReturn ret = gst_hip_in_flight_submit (f, NULL);
+
+  /* Older frames first, then this one. */
+  while (ret == GST_FLOW_OK && f->pending) {
+    GstBuffer *out = NULL;
+
+    ret = finish_oldest (f, &out);
+    if (out)
+      gst_buffer_unref (out);
+  }
+  return ret;
+}
+
+GstFlowReturn
+gst_hip_in_flight_generate_output (GstHipInFlight * f, GstBuffer ** outbuf)
+{
+  GstBaseTransform *trans = f->trans;
+
+  *outbuf = NULL;
+  if (f->pending && (f->draining || f->pending >= f->n_slots))
+    return finish_oldest (f, outbuf);
+  f->draining = FALSE;
+  if (trans->queued_buf) {
+    /* Passed through: the input itself, after every older frame. */
+    *outbuf = trans->queued_buf;
+    trans->queued_buf = NULL;
+  }
+  return GST_FLOW_OK;
+}
+
+/* Frames in flight leave before any serialized event, so events stay in
+ * order with the buffers around them; a flush drops them. */
+void
+gst_hip_in_flight_sink_event (GstHipInFlight * f, GstEvent * event)
+{
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
+    discard (f);
+  } else if (GST_EVENT_IS_SERIALIZED (event) && f->pending) {
+    GstFlowReturn ret = push_pending (f);
+
+    if (ret != GST_FLOW_OK && ret != GST_FLOW_FLUSHING)
+      GST_DEBUG_OBJECT (f->trans, "draining before %s: %s",
+          GST_EVENT_TYPE_NAME (event), gst_flow_get_name (ret));
+  }
+}
+
+/* Each frame waits for frames-in-flight - 1 newer ones. */
+void
+gst_hip_in_flight_query (GstHipInFlight * f, GstPadDirection direction,
+    GstQuery * query, const GstVideoInfo * info)
+{
+  GstClockTime min, max, extra = 0;
+  gboolean live;
+  guint frames;
+
+  if (direction != GST_PAD_SRC || GST_QUERY_TYPE (query) != GST_QUERY_LATENCY)
+    return;
+  GST_OBJECT_LOCK (f->trans);
+  frames = f->frames_in_flight;
+  GST_OBJECT_UNLOCK (f->trans);
+  if (frames > 1 && info->fps_n > 0)
+    extra = gst_util_uint64_scale_int (GST_SECOND * (frames - 1),
+        info->fps_d, info->fps_n);
+  gst_query_parse_latency (query, &live, &min, &max);
+  if (GST_CLOCK_TIME_IS_VALID (max))
+    max += extra;
+  gst_query_set_latency (query, live, min + extra, max);
+}

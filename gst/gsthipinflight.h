@@ -1,0 +1,97 @@
+/* gst-hip-filters
+ * Copyright (C) 2026 gst-hip-filters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef __GST_HIP_IN_FLIGHT_H__
+#define __GST_HIP_IN_FLIGHT_H__
+
+#include <gst/base/gstbasetransform.h>
+#include "gsthipvideo.h"
+
+G_BEGIN_DECLS
+
+#define GST_HIP_IN_FLIGHT_DEFAULT 1
+#define GST_HIP_IN_FLIGHT_MAX 16
+
+/* What the element does with the frame in slot @index. Its own per-slot
+ * state (mapped frames, device memory) lives in the element, indexed the
+ * same way. */
+typedef struct
+{
+  /* Enqueues the frame on @stream without waiting; FALSE, with the element
+   * error posted, if a call failed (what was enqueued may still run). */
+  gboolean (*enqueue) (GstBaseTransform * trans, guint index,
+      hipStream_t stream);
+  /* The device is done with the frame: unmap what the slot maps. */
+  void (*release) (GstBaseTransform * trans, guint index);
+  /* Optional: the frame is complete and leaves, in order, as @outbuf;
+   * called after release, so a buffer only this slot held is writable. */
+  void (*finish) (GstBaseTransform * trans, guint index, GstBuffer * outbuf);
+} GstHipInFlightFuncs;
+
+typedef struct
+{
+  hipStream_t stream;
+  hipEvent_t done;              /* recorded after the frame's last work */
+  GstBuffer *outbuf;            /* pushed when the frame leaves; may be NULL */
+} GstHipSlot;
+
+/* Frames of a GstBaseTransform on their way through the device, each in a
+ * slot of its own (stream and event) so that consecutive frames overlap.
+ * Plain struct, embedded in the element and used from its streaming
+ * thread, but for frames_in_flight. */
+typedef struct
+{
+  guint frames_in_flight;       /* the property, under the object lock */
+
+  GstBaseTransform *trans;
+  const GstHipInFlightFuncs *funcs;
+  GstHipDevice *device;
+  GstHipSlot slots[GST_HIP_IN_FLIGHT_MAX];
+  guint n_slots;                /* created: frames_in_flight at start */
+  guint first;                  /* oldest frame in flight */
+  guint pending;                /* frames in flight */
+  gboolean draining;            /* hand out every frame in flight */
+} GstHipInFlight;
+
+void gst_hip_in_flight_init (GstHipInFlight * f, GstBaseTransform * trans,
+    const GstHipInFlightFuncs * funcs);
+void gst_hip_in_flight_install_property (GObjectClass * klass, guint prop_id);
+
+gboolean gst_hip_in_flight_start (GstHipInFlight * f, GstHipDevice * dev);
+void gst_hip_in_flight_stop (GstHipInFlight * f);
+
+/* The element's prepare_output_buffer for @input, which is dropped when
+ * that fails. */
+GstFlowReturn gst_hip_in_flight_prepare_output (GstHipInFlight * f,
+    GstBuffer * input, GstBuffer ** outbuf);
+/* The slot the next frame goes into; there must be room. */
+guint gst_hip_in_flight_next (GstHipInFlight * f);
+/* Maps @buf read-only into @frame, if it holds a frame of @info whose
+ * planes lie inside it; otherwise posts the element error. */
+gboolean gst_hip_in_flight_map_input (GstHipInFlight * f,
+    GstVideoFrame * frame, const GstVideoInfo * info,
+    const GstHipVideoLayout * layout, GstBuffer * buf);
+/* Starts the frame the element mapped into the next slot; @outbuf
+ * (owned) leaves with it. */
+GstFlowReturn gst_hip_in_flight_submit (GstHipInFlight * f,
+    GstBuffer * outbuf);
+/* @buf (owned) leaves as it is, after every frame in flight. */
+void gst_hip_in_flight_pass (GstHipInFlight * f, GstBuffer * buf);
+/* For the transform vfuncs of callers that hand a frame in directly, mapped
+ * into the next slot by the element: runs it from start to end. */
+GstFlowReturn gst_hip_in_flight_run (GstHipInFlight * f);
+
+/* The element's generate_output. */
+GstFlowReturn gst_hip_in_flight_generate_output (GstHipInFlight * f,
+    GstBuffer ** outbuf);
+/* Called by the element's sink_event before it chains up. */
+void gst_hip_in_flight_sink_event (GstHipInFlight * f, GstEvent * event);
+/* Called on a query its parent class answered; @info gives the frame
+ * rate. */
+void gst_hip_in_flight_query (GstHipInFlight * f, GstPadDirection direction,
+    GstQuery * query, const GstVideoInfo * info);
+
+G_END_DECLS
+
+#endif /* __GST_HIP_IN_FLIGHT_H__ */
