@@ -525,6 +525,18 @@ __device__ inline void put (uint32_t (&a)[C], int c, uint32_t v)
     a[j] = c == j ? v : a[j];
 }
 
+/* floor (x / n) for a quotient below 2^8, from a float reciprocal of n:
+ * off by at most one before the correction, and no integer division, which
+ * would hold up the edge threads that every other thread waits for. */
+__device__ inline uint32_t divide_by_reciprocal (uint32_t x, uint32_t n,
+    float reciprocal)
+{
+  uint32_t q = __float2uint_rz (__uint2float_rz (x) * reciprocal);
+  q -= q * n > x;
+  q += (q + 1) * n <= x;
+  return q;
+}
+
 /* P_c(j) of the row prefix in shared memory, for extended_prefix(). */
 template <int C>
 struct SharedPrefix
@@ -603,7 +615,7 @@ __device__ __noinline__ void store_edge_means (const uint32_t * prefix,
           extended_prefix (pc, p.width, xa, p.mode);
     }
     const uint32_t n = window_count (xa, xb, p.width, p.mode) * count_y;
-    packed[k / 4] |= divide_corrected (sum + n / 2, 0xffffffffu / n, n)
+    packed[k / 4] |= divide_by_reciprocal (sum + n / 2, n, __frcp_rn ((float) n))
         << (8 * (k % 4));
   }
   *reinterpret_cast<uint4 *>(out) =
@@ -791,7 +803,39 @@ box_blur_bands (BandParams p)
       const int left_hi = mirror ? rx + 1 : width - 1;
       const int right_lo = mirror ? width - 1 - rx : 1;
       const int right_hi = mirror ? width - 2 : rx;
-      if ((j_first <= left_hi && j_last >= left_lo)
+      if constexpr (C == 4) {
+        if ((j_first <= left_hi && j_last >= left_lo)
+            || (j_first <= right_hi && j_last >= right_lo)) {
+          uint4 run = make_uint4 (before[0], before[1], before[2], before[3]);
+          const uint4 t = make_uint4 (row_total[0], row_total[1], row_total[2],
+              row_total[3]);
+          auto extend4 = [&](int k, uint4 value) {
+            *reinterpret_cast<uint4 *>(prefix + padded<C> (origin + k * C)) =
+                value;
+          };
+#pragma unroll
+          for (int px = 0; px < S / 4; ++px) {
+            run.x += v[4 * px];
+            run.y += v[4 * px + 1];
+            run.z += v[4 * px + 2];
+            run.w += v[4 * px + 3];
+            const int j = j_first + px;
+            if (j > j_last)
+              break;
+            if (j >= left_lo && j <= left_hi)
+              extend4 (mirror ? 1 - j : j - width, mirror ?
+                  make_uint4 (s0[0] - run.x, s0[1] - run.y, s0[2] - run.z,
+                      s0[3] - run.w) : make_uint4 (run.x - t.x, run.y - t.y,
+                      run.z - t.z, run.w - t.w));
+            if (j >= right_lo && j <= right_hi)
+              extend4 (mirror ? 2 * width - 1 - j : width + j, mirror ?
+                  make_uint4 (2 * t.x - s_last[0] - run.x,
+                      2 * t.y - s_last[1] - run.y, 2 * t.z - s_last[2] - run.z,
+                      2 * t.w - s_last[3] - run.w) : make_uint4 (t.x + run.x,
+                      t.y + run.y, t.z + run.z, t.w + run.w));
+          }
+        }
+      } else if ((j_first <= left_hi && j_last >= left_lo)
           || (j_first <= right_hi && j_last >= right_lo)) {
         uint32_t run[C];
 #pragma unroll
