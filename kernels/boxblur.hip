@@ -601,6 +601,30 @@ __device__ __noinline__ void store_edge_means (const uint32_t * prefix,
 {
   const int samples = p.width * C;
   uint32_t packed[kChunk / 4] = { };
+  if constexpr (C == 4) {
+    if (extended) {
+      /* A pixel at a time: one count, one reciprocal, two vector reads. */
+#pragma unroll
+      for (int px = 0; px < kChunk / 4; ++px) {
+        const int x = min (i0 / 4 + px, p.width - 1);
+        const int xa = x - p.radius_x, xb = x + p.radius_x + 1;
+        const uint4 a = *reinterpret_cast<const uint4 *>(prefix +
+            padded<C> (origin + xa * C));
+        const uint4 b = *reinterpret_cast<const uint4 *>(prefix +
+            padded<C> (origin + xb * C));
+        const uint32_t n = window_count (xa, xb, p.width, p.mode) * count_y;
+        const float r = __frcp_rn ((float) n);
+        const uint32_t half = n / 2;
+        packed[px] = divide_by_reciprocal (b.x - a.x + half, n, r) |
+            divide_by_reciprocal (b.y - a.y + half, n, r) << 8 |
+            divide_by_reciprocal (b.z - a.z + half, n, r) << 16 |
+            divide_by_reciprocal (b.w - a.w + half, n, r) << 24;
+      }
+      *reinterpret_cast<uint4 *>(out) =
+          make_uint4 (packed[0], packed[1], packed[2], packed[3]);
+      return;
+    }
+  }
 #pragma unroll
   for (int k = 0; k < kChunk; ++k) {
     const int i = min (i0 + k, samples - 1), x = i / C, c = i % C;
