@@ -684,15 +684,24 @@ box_blur_bands (BandParams p)
       (j_first - 1 < rx || j_last > width - rx);
   uint32_t v[S];
 
-#pragma unroll
-  for (int s = 0; s < CH; ++s) {
-    const int chunk = threadIdx.x * CH + s;
+  /* Written out per chunk: a loop around start_window is too large for
+   * some compilers to unroll, and v must not be indexed at run time. */
+  static_assert (CH == 1 || CH == 2, "one or two chunks a thread");
+  {
     uint32_t start[kChunk] = { };
-    if (chunk < p.chunks)
-      start_window (start, p, chunk, y0);
+    if (threadIdx.x * CH < p.chunks)
+      start_window (start, p, threadIdx.x * CH, y0);
 #pragma unroll
     for (int k = 0; k < kChunk; ++k)
-      v[s * kChunk + k] = start[k];
+      v[k] = start[k];
+  }
+  if constexpr (CH == 2) {
+    uint32_t start[kChunk] = { };
+    if (threadIdx.x * CH + 1 < p.chunks)
+      start_window (start, p, threadIdx.x * CH + 1, y0);
+#pragma unroll
+    for (int k = 0; k < kChunk; ++k)
+      v[kChunk + k] = start[k];
   }
 
   for (int y = y0; y < y1; ++y) {
@@ -845,7 +854,7 @@ box_blur_bands (BandParams p)
             run.w += v[4 * px + 3];
             const int j = j_first + px;
             if (j > j_last)
-              break;
+              continue;
             if (j >= left_lo && j <= left_hi)
               extend4 (mirror ? 1 - j : j - width, mirror ?
                   make_uint4 (s0[0] - run.x, s0[1] - run.y, s0[2] - run.z,
@@ -906,7 +915,6 @@ box_blur_bands (BandParams p)
     const uint32_t n = (uint32_t) (2 * rx + 1) * count_y;
     const bool exact = p.exact && count_y == (uint32_t) (2 * p.radius_y + 1);
     uint8_t *out = p.dst + (size_t) y * p.dst_pitch;
-#pragma unroll
     for (int s = 0; s < CH; ++s) {
       const int chunk = threadIdx.x * CH + s, ic = chunk * kChunk;
       if (chunk >= p.chunks)
@@ -949,13 +957,16 @@ void *band_kernel ()
   return reinterpret_cast<void *>(box_blur_bands<C, CHUNKS>);
 }
 
+/* Two chunks a thread only for four-channel rows, the one layout whose
+ * common widths (8K) need them; wider rows of the others are rare enough
+ * for the general path, and each kernel costs minutes of AMD build time. */
 template <int C>
 void *band_kernel_chunks (int chunks_per_thread)
 {
-  switch (chunks_per_thread) {
-    case 1: return band_kernel<C, 1> ();
-    default: return band_kernel<C, 2> ();
-  }
+  if constexpr (C == 4)
+    return chunks_per_thread == 1 ? band_kernel<C, 1> () : band_kernel<C, 2> ();
+  else
+    return chunks_per_thread == 1 ? band_kernel<C, 1> () : nullptr;
 }
 
 void *band_kernel_for (int channels, int chunks_per_thread)
@@ -984,6 +995,8 @@ BandPlan plan_bands (const HipfDeviceLimits * limits, const HipfBoxBlurPlane * p
       limits->max_threads_per_block : kMaxBandThreads;
 
   plan.chunks_per_thread = chunks <= max_threads ? 1 : 2;
+  if (!band_kernel_for (p->channels, plan.chunks_per_thread))
+    return plan;
   if (ceil_div (chunks, plan.chunks_per_thread) >
       min (max_threads, band_threads (plan.chunks_per_thread)))
     return plan;

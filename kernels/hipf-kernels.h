@@ -96,7 +96,10 @@ size_t hipf_histogram_buffer_size (void);
 
 /* Counts every channel of @frame in one launch into the first n_channels *
  * HIPF_HISTOGRAM_VALUES words of @counts, a buffer as above, which a launch
- * that fails may leave unusable. Rows must start
+ * that fails may leave unusable. Planes have the layouts of the elements'
+ * formats (hipErrorInvalidValue otherwise): 1-byte samples with one tap,
+ * 2-byte chroma pairs with two, 3- and 4-byte RGB with three or four taps
+ * and luma, 4-byte AYUV with three. Rows must start
  * on 16-byte boundaries; the kernel reads whole 16-byte groups (48 for
  * 3-byte pixels) around the region of interest, up to 32 bytes past the
  * end of the last row. */

@@ -226,24 +226,40 @@ __device__ __forceinline__ void count_plane (const uint8_t * src,
   }
 }
 
-/* count_plane for the plane's pixel size, taps and luma, which a frame's
- * format fixes: the taps are bytes of one pixel, luma comes from 3- and
- * 4-byte RGB pixels. */
+/* The plane layouts of the formats the elements take (bytes a pixel, taps,
+ * luma): GRAY8 and planar YUV planes, NV12/NV21 chroma, RGB/BGR, 4-byte RGB
+ * without and with alpha, AYUV. Compiling only these keeps the build time
+ * of the many AMD targets down. */
+#define HIPF_HISTOGRAM_LAYOUTS(X) \
+  X (1, 1, false) X (2, 2, false) X (3, 3, true) X (4, 3, true) \
+  X (4, 4, true) X (4, 3, false)
+
+__host__ __device__ inline bool layout_is (const HipfHistogramPlane & pl,
+    int ps, int nt, bool luma)
+{
+  return pl.pixel_stride == ps && pl.n_taps == nt
+      && (pl.luma_channel >= 0) == luma;
+}
+
+__host__ __device__ inline bool layout_supported (const HipfHistogramPlane & pl)
+{
+#define HIPF_IS(PS, NT, LUMA) if (layout_is (pl, PS, NT, LUMA)) return true;
+  HIPF_HISTOGRAM_LAYOUTS (HIPF_IS)
+#undef HIPF_IS
+  return false;
+}
+
+/* count_plane for the plane's layout. */
 __device__ __forceinline__ void count_any_plane (const uint8_t * src,
     const HipfHistogramPlane & pl, uint32_t * copy)
 {
-  const bool luma = pl.luma_channel >= 0;
-#define HIPF_PLANE(PS, NT) \
-  if (pl.pixel_stride == PS && pl.n_taps == NT) { \
-    if (PS >= 3 && luma) count_plane<PS, NT, (PS >= 3)> (src, pl, copy); \
-    else count_plane<PS, NT, false> (src, pl, copy); \
+#define HIPF_COUNT(PS, NT, LUMA) \
+  if (layout_is (pl, PS, NT, LUMA)) { \
+    count_plane<PS, NT, LUMA> (src, pl, copy); \
     return; \
   }
-  HIPF_PLANE (1, 1)
-  HIPF_PLANE (2, 1) HIPF_PLANE (2, 2)
-  HIPF_PLANE (3, 1) HIPF_PLANE (3, 2) HIPF_PLANE (3, 3)
-  HIPF_PLANE (4, 1) HIPF_PLANE (4, 2) HIPF_PLANE (4, 3) HIPF_PLANE (4, 4)
-#undef HIPF_PLANE
+  HIPF_HISTOGRAM_LAYOUTS (HIPF_COUNT)
+#undef HIPF_COUNT
 }
 
 /* counts: the frame's histograms, then the accumulator blocks add into,
@@ -325,8 +341,11 @@ hipf_histogram (const HipfDeviceLimits * limits,
   const size_t hist_bytes =
       (size_t) frame->n_channels * HIPF_HISTOGRAM_VALUES * sizeof (uint32_t);
   int rows = 0;
-  for (int p = 0; p < frame->n_planes; ++p)
+  for (int p = 0; p < frame->n_planes; ++p) {
+    if (!layout_supported (frame->planes[p]))
+      return hipErrorInvalidValue;
     rows += frame->planes[p].roi_width > 0 ? frame->planes[p].roi_height : 0;
+  }
   if (rows == 0)
     return hipMemsetAsync (counts, 0, hist_bytes, stream);
 
