@@ -15,10 +15,12 @@
  * each block owns a band of rows and keeps the vertical window sums of its
  * 16-sample chunks in registers, sliding them down the band (add the row
  * entering the window, subtract the one leaving). Per output row it scans
- * the sums along the row into shared memory and reads the horizontal window
- * sums off that prefix. A band starts its window either by summing the
+ * the sums along the row into shared memory, with the border-extended
+ * prefix beyond both ends, and reads every horizontal window sum off that
+ * prefix as one difference. A band starts its window either by summing the
  * window's rows or, for tall windows, from column prefixes kept at band
- * boundaries (column_band_prefix), so its cost stays flat in the radius.
+ * boundaries (column_band_sums, column_band_scan), so its cost stays flat
+ * in the radius.
  * Neighbouring bands read the same rows at about the same time, so most
  * re-reads hit L2.
  *
