@@ -123,6 +123,7 @@ GST_START_TEST (test_histogram_property_ranges)
     {"high-threshold", 200, {256}, 1},
     {"target-mean", 90, {0, 256}, 2},
     {"device-id", 2, {-2, G_MAXINT16 + 1}, 2},
+    {"frames-in-flight", 5, {0, 17, G_MAXUINT}, 3},
   };
 
   check_int_ranges ("hiphistogram", cases, G_N_ELEMENTS (cases));
