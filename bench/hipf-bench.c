@@ -103,6 +103,7 @@ typedef struct
   guint8 *src[ROTATION], *dst;
   void *scratch;
   guint32 *counts;
+  gint counts_half;             /* the half the next histogram adds into */
   hipStream_t stream;
 } DevFrame;
 
@@ -236,7 +237,9 @@ op_blur (DevFrame * f, const guint8 * src, const OpArgs * a)
 static void
 op_histogram (DevFrame * f, const guint8 * src, const OpArgs * a)
 {
-  CHECK (hipf_histogram (a->limits, &a->hist, src, f->counts, f->stream));
+  CHECK (hipf_histogram (a->limits, &a->hist, src, f->counts, f->counts_half,
+          f->stream));
+  f->counts_half = !f->counts_half;
 }
 
 static const gchar *border_nicks[] = { "zero", "clamp", "mirror", "wrap",

@@ -87,6 +87,7 @@ typedef struct
   Settings settings;            /* those of when the frame entered */
   GstHipMemory src;
   GstHipMemory counts;
+  gint counts_half;             /* the half of counts the next launch takes */
   GstHipMemory host_counts;
 } Slot;
 
@@ -525,15 +526,25 @@ enqueue_frame (GstBaseTransform * trans, guint index, hipStream_t stream)
   HipfHistogramFrame frame = self->frame;
   gsize size = frame.n_channels * HIPF_HISTOGRAM_VALUES * sizeof (guint32);
 
+  guint32 *counts = hipf_histogram_counts (slot->counts.ptr,
+      slot->counts_half);
+  hipError_t err;
+
   apply_roi (&frame, &self->layout, &slot->settings);
+  if (!gst_hip_device_bind (dev)
+      || !gst_hip_video_upload (dev, stream, &self->layout, &slot->frame,
+          slot->src.ptr))
+    return FALSE;
+  err = hipf_histogram (&dev->limits, &frame, slot->src.ptr, slot->counts.ptr,
+      slot->counts_half, stream);
+  /* A launch that started took its half and cleared the other, even one
+   * whose failure is only injected: the next launch takes the other. */
+  if (err == hipSuccess)
+    slot->counts_half = !slot->counts_half;
   /* The counts come back as one row, on the frame's own stream. */
-  return gst_hip_device_bind (dev)
-      && gst_hip_video_upload (dev, stream, &self->layout, &slot->frame,
-      slot->src.ptr)
-      && gst_hip_device_launched (dev, hipf_histogram (&dev->limits, &frame,
-          slot->src.ptr, slot->counts.ptr, stream), "hipf_histogram")
+  return gst_hip_device_launched (dev, err, "hipf_histogram")
       && gst_hip_device_copy_2d (dev, stream, slot->host_counts.ptr, size,
-      slot->counts.ptr, size, size, 1, hipMemcpyDeviceToHost);
+      counts, size, size, 1, hipMemcpyDeviceToHost);
 }
 
 static void

@@ -111,6 +111,29 @@ __device__ inline uint32_t shfl (uint32_t v, int src_lane)
 #endif
 }
 
+__device__ inline uint32_t shfl_xor (uint32_t v, int mask)
+{
+#if defined(HIPF_PLATFORM_NVIDIA)
+  return __shfl_xor_sync (0xffffffffu, v, mask);
+#else
+  return __shfl_xor (v, mask);
+#endif
+}
+
+/* Sum of v over the whole warp, in every lane: one instruction where the
+ * hardware reduces (NVIDIA sm_80 and later), a butterfly elsewhere. */
+__device__ inline uint32_t warp_sum (uint32_t v)
+{
+#if defined(HIPF_PLATFORM_NVIDIA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_add_sync (0xffffffffu, v);
+#else
+#pragma unroll
+  for (int mask = kWarpSize / 2; mask > 0; mask >>= 1)
+    v += shfl_xor (v, mask);
+  return v;
+#endif
+}
+
 /* The lanes of the warp running this code, and votes and shuffles among
  * them only (a loop may have left some lanes behind). */
 #if defined(HIPF_PLATFORM_NVIDIA)

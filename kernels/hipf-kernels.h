@@ -89,14 +89,25 @@ typedef struct {
   HipfHistogramPlane planes[3];
 } HipfHistogramFrame;
 
-/* Bytes of device memory hipf_histogram() needs: the histograms, and what
- * a launch leaves at zero for the next. It must be zeroed when allocated,
- * and used by one stream at a time. */
+/* Bytes of device memory hipf_histogram() needs: two halves, each room for
+ * the histograms of a frame. It must be zeroed when allocated, and used by
+ * one stream at a time. */
 size_t hipf_histogram_buffer_size (void);
 
+/* Where half @half of such a buffer starts. */
+static inline uint32_t *
+hipf_histogram_counts (uint32_t * buffer, int half)
+{
+  return buffer + (half ? HIPF_HISTOGRAM_MAX_CHANNELS * HIPF_HISTOGRAM_VALUES : 0);
+}
+
 /* Counts every channel of @frame in one launch into the first n_channels *
- * HIPF_HISTOGRAM_VALUES words of @counts, a buffer as above, which a launch
- * that fails may leave unusable. Planes have the layouts of the elements'
+ * HIPF_HISTOGRAM_VALUES words of half @half of @buffer, a buffer as above.
+ * Blocks add into that half, which must be zero, and the launch clears the
+ * other half for the next: launches on a buffer alternate halves 0, 1, 0,
+ * ... and need no clearing launch between them. A launch that returns an
+ * error did not start and leaves the buffer as it was; one that fails on
+ * the device leaves it unusable. Planes have the layouts of the elements'
  * formats (hipErrorInvalidValue otherwise): 1-byte samples with one tap,
  * 2-byte chroma pairs with two, 3- and 4-byte RGB with three or four taps
  * and luma, 4-byte AYUV with three. Rows must start
@@ -104,8 +115,8 @@ size_t hipf_histogram_buffer_size (void);
  * 3-byte pixels) around the region of interest, up to 32 bytes past the
  * end of the last row. */
 hipError_t hipf_histogram (const HipfDeviceLimits * limits,
-    const HipfHistogramFrame * frame, const uint8_t * src, uint32_t * counts,
-    hipStream_t stream);
+    const HipfHistogramFrame * frame, const uint8_t * src, uint32_t * buffer,
+    int half, hipStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -10,10 +10,10 @@
  * 16-byte groups of a row (48 for 3-byte pixels). A warp whose groups are
  * all one pixel value (flat areas, letterboxes, test frames) counts them
  * with one atomic per channel instead of one per sample: without that, its
- * 32 lanes would queue on the same counter. Blocks add their copies into a
- * device accumulator; the last block to finish moves the totals out and
- * clears the accumulator for the next frame, so no separate clearing launch
- * is needed.
+ * 32 lanes would queue on the same counter. Blocks add their copies
+ * straight into the output, one of the buffer's two halves, and clear the
+ * other for the next frame: no clearing launch, and no block waits for
+ * the others to finish.
  */
 #include "hipf-device.cuh"
 
@@ -262,22 +262,23 @@ __device__ __forceinline__ void count_any_plane (const uint8_t * src,
 #undef HIPF_COUNT
 }
 
-/* counts: the frame's histograms, then the accumulator blocks add into,
- * then the count of blocks done. */
+/* Adds the frame's histograms into counts (zero before the launch) and
+ * clears next, the half the next launch adds into. parts threads, lanes of
+ * one warp, add up each counter's copies. */
 __global__ void __launch_bounds__ (kHistogramThreads)
 frame_histogram (HipfHistogramFrame frame, const uint8_t * __restrict__ src,
-    uint32_t * __restrict__ counts, int copies)
+    uint32_t * __restrict__ counts, uint32_t * __restrict__ next, int copies,
+    int parts)
 {
   extern __shared__ uint32_t shared_hist[];
-  __shared__ bool last_block;
   const int hist_words = frame.n_channels * HIPF_HISTOGRAM_VALUES;
   const int warps = blockDim.x / kWarpSize;
   uint32_t *hist = shared_hist +
       (size_t) ((threadIdx.x / kWarpSize) * copies / warps) * hist_words;
-  /* At fixed places, so that a buffer serves any layout. */
-  uint32_t *acc = counts + kMaxHistogramWords;
-  uint32_t *done = acc + kMaxHistogramWords;
 
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < kMaxHistogramWords;
+      i += gridDim.x * blockDim.x)
+    next[i] = 0;
   for (int i = threadIdx.x; i < copies * hist_words; i += blockDim.x)
     shared_hist[i] = 0;
   __syncthreads ();
@@ -290,29 +291,21 @@ frame_histogram (HipfHistogramFrame frame, const uint8_t * __restrict__ src,
   }
   __syncthreads ();
 
-  for (int i = threadIdx.x; i < hist_words; i += blockDim.x) {
+  /* Counter i's copies, split among parts neighbouring lanes and added up
+   * across them. Every lane of a warp takes the same trips round the loop,
+   * as the shuffles need. */
+  const int part = threadIdx.x % parts;
+  for (int i0 = 0; i0 < hist_words; i0 += blockDim.x / parts) {
+    const int i = i0 + threadIdx.x / parts;
     uint32_t sum = 0;
-    for (int k = 0; k < copies; ++k)
-      sum += shared_hist[k * hist_words + i];
-    if (sum)
-      atomicAdd (&acc[i], sum);
+    if (i < hist_words)
+      for (int k = part; k < copies; k += parts)
+        sum += shared_hist[k * hist_words + i];
+    for (int lanes = parts / 2; lanes > 0; lanes /= 2)
+      sum += shfl_xor (sum, lanes);
+    if (part == 0 && i < hist_words && sum)
+      atomicAdd (&counts[i], sum);
   }
-
-  /* The last block sees every other block's sums (they fenced before
-   * taking their ticket), hands them out and leaves the accumulator and
-   * the ticket at zero. */
-  __threadfence ();
-  __syncthreads ();
-  if (threadIdx.x == 0)
-    last_block = atomicAdd (done, 1u) == gridDim.x - 1;
-  __syncthreads ();
-  if (!last_block)
-    return;
-  __threadfence ();
-  for (int i = threadIdx.x; i < hist_words; i += blockDim.x)
-    counts[i] = atomicExch (&acc[i], 0u);
-  if (threadIdx.x == 0)
-    *done = 0;
 }
 
 }  // namespace
@@ -321,14 +314,13 @@ frame_histogram (HipfHistogramFrame frame, const uint8_t * __restrict__ src,
 extern "C" size_t
 hipf_histogram_buffer_size (void)
 {
-  /* The histograms, the accumulator, the ticket. */
-  return (2 * (size_t) hipf::kMaxHistogramWords + 1) * sizeof (uint32_t);
+  return 2 * (size_t) hipf::kMaxHistogramWords * sizeof (uint32_t);
 }
 
 extern "C" hipError_t
 hipf_histogram (const HipfDeviceLimits * limits,
-    const HipfHistogramFrame * frame, const uint8_t * src, uint32_t * counts,
-    hipStream_t stream)
+    const HipfHistogramFrame * frame, const uint8_t * src, uint32_t * buffer,
+    int half, hipStream_t stream)
 {
   using namespace hipf;
   /* Clears an error an earlier call on this thread left behind, so that
@@ -346,8 +338,11 @@ hipf_histogram (const HipfDeviceLimits * limits,
       return hipErrorInvalidValue;
     rows += frame->planes[p].roi_width > 0 ? frame->planes[p].roi_height : 0;
   }
+  uint32_t *counts = hipf_histogram_counts (buffer, half);
+  uint32_t *next = hipf_histogram_counts (buffer, !half);
   if (rows == 0)
-    return hipMemsetAsync (counts, 0, hist_bytes, stream);
+    return hipMemsetAsync (next, 0, kMaxHistogramWords * sizeof (uint32_t),
+        stream);
 
   /* A copy per warp, or as many as fit. */
   const int warps = kHistogramThreads / limits->warp_size;
@@ -357,8 +352,15 @@ hipf_histogram (const HipfDeviceLimits * limits,
   const size_t shared = copies * hist_bytes;
   const int grid = persistent_grid (limits, frame_histogram, kHistogramThreads,
       shared, rows, kStaticShared);
+  /* Lanes sharing the adding up of a counter's copies: as many as the
+   * block has threads to spare for each counter, a power of two. */
+  const int counters = frame->n_channels * HIPF_HISTOGRAM_VALUES;
+  int parts = 1;
+  while (parts * 2 <= copies && parts * 2 <= limits->warp_size
+      && parts * 2 * counters <= kHistogramThreads)
+    parts *= 2;
 
   frame_histogram <<<grid, kHistogramThreads, shared, stream>>> (*frame, src,
-      counts, copies);
+      counts, next, copies, parts);
   return hipGetLastError ();
 }
