@@ -304,22 +304,28 @@ __device__ inline const uint4 & chunk_at (const uint8_t * src, size_t pitch,
       (size_t) chunk * kChunk);
 }
 
-/* v += the samples of rows row_of (0 .. count - 1) in one chunk column; a
- * negative row adds nothing. Rows are loaded in batches. */
-template <typename RowOf>
-__device__ inline void add_rows (uint32_t (&v)[kChunk], const uint8_t * src,
-    size_t pitch, int chunk, int count, RowOf row_of)
+/* v += the samples of rows row_of (0 .. count - 1) in N neighbouring chunk
+ * columns from chunk on, those below chunks only; a negative row adds
+ * nothing. Rows are loaded in batches, every chunk's at once. */
+template <int N, int B = kRowBatch, typename RowOf>
+__device__ inline void add_rows (uint32_t (&v)[N * kChunk], const uint8_t * src,
+    size_t pitch, int chunk, int chunks, int count, RowOf row_of)
 {
-  for (int d = 0; d < count; d += kRowBatch) {
-    uint4 q[kRowBatch];
+  for (int d = 0; d < count; d += B) {
+    uint4 q[B][N];
 #pragma unroll
-    for (int b = 0; b < kRowBatch; ++b) {
+    for (int b = 0; b < B; ++b) {
       const int r = d + b < count ? row_of (d + b) : -1;
-      q[b] = r >= 0 ? chunk_at (src, pitch, r, chunk) : make_uint4 (0, 0, 0, 0);
+#pragma unroll
+      for (int s = 0; s < N; ++s)
+        q[b][s] = r >= 0 && chunk + s < chunks ?
+            chunk_at (src, pitch, r, chunk + s) : make_uint4 (0, 0, 0, 0);
     }
 #pragma unroll
-    for (int b = 0; b < kRowBatch; ++b)
-      add_bytes (v, q[b]);
+    for (int b = 0; b < B; ++b)
+#pragma unroll
+      for (int s = 0; s < N; ++s)
+        add_bytes (v, q[b][s], s * kChunk);
   }
 }
 
@@ -408,8 +414,8 @@ __global__ void column_band_sums (const uint8_t * __restrict__ src,
   if (chunk >= chunks)
     return;
   uint32_t v[kChunk] = { };
-  add_rows (v, src, pitch, chunk, min (height, y0 + band_rows) - y0,
-      [=](int d) { return y0 + d; });
+  add_rows<1, 2 * kRowBatch> (v, src, pitch, chunk, chunks,
+      min (height, y0 + band_rows) - y0, [=](int d) { return y0 + d; });
   uint4 *out = reinterpret_cast<uint4 *>(prefix + (blockIdx.y + 1) * stride +
       chunk * kChunk);
 #pragma unroll
@@ -417,88 +423,90 @@ __global__ void column_band_sums (const uint8_t * __restrict__ src,
     out[k] = make_uint4 (v[4 * k], v[4 * k + 1], v[4 * k + 2], v[4 * k + 3]);
 }
 
-/* Band sums to prefixes over the bands, in place: one warp per four
- * sample columns, its lanes taking consecutive bands. */
-__global__ void column_band_scan (int bands, int quads,
+/* Band sums to prefixes over the bands, in place: a thread per sample
+ * column walks the bands, a warp's loads falling on one stretch of a row.
+ * Bands are loaded in batches, so that a column waits on memory a few
+ * times rather than once per band. */
+constexpr int kScanBatch = 32;
+/* Few columns, so small blocks: they spread over every multiprocessor. */
+constexpr int kScanThreads = 64;
+
+__global__ void column_band_scan (int bands, int columns,
     uint32_t * __restrict__ prefix, size_t stride)
 {
-  const int lane = threadIdx.x % kWarpSize;
-  const int quad = (blockIdx.x * blockDim.x + threadIdx.x) / kWarpSize;
-  if (quad >= quads)
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= columns)
     return;
-  uint4 *column = reinterpret_cast<uint4 *>(prefix) + quad;
-  const size_t quad_stride = stride / 4;
-  uint32_t carry[4] = { };
-  if (lane == 0)
-    column[0] = make_uint4 (0, 0, 0, 0);
-  for (int b0 = 1; b0 <= bands; b0 += kWarpSize) {
-    const int b = b0 + lane;
-    const uint4 q = b <= bands ? column[b * quad_stride] : make_uint4 (0, 0, 0, 0);
-    uint32_t v[4] = { q.x, q.y, q.z, q.w };
+  uint32_t *column = prefix + i;
+  uint32_t carry = 0;
+  column[0] = 0;
+  for (int b0 = 1; b0 <= bands; b0 += kScanBatch) {
+    uint32_t v[kScanBatch];
 #pragma unroll
-    for (int k = 0; k < 4; ++k) {
+    for (int k = 0; k < kScanBatch; ++k)
+      v[k] = b0 + k <= bands ? column[(size_t) (b0 + k) * stride] : 0;
 #pragma unroll
-      for (int off = 1; off < kWarpSize; off <<= 1) {
-        uint32_t n = shfl_up (v[k], off);
-        if (lane >= off)
-          v[k] += n;
-      }
-      v[k] += carry[k];
+    for (int k = 0; k < kScanBatch; ++k) {
+      carry += v[k];
+      if (b0 + k <= bands)
+        column[(size_t) (b0 + k) * stride] = carry;
     }
-    if (b <= bands)
-      column[b * quad_stride] = make_uint4 (v[0], v[1], v[2], v[3]);
-#pragma unroll
-    for (int k = 0; k < 4; ++k)
-      carry[k] = shfl (v[k], kWarpSize - 1);
   }
 }
 
-/* V += coef * P(j) down the chunk column, P from the band prefixes plus
- * the rows of band j / band_rows above row j. */
-__device__ inline void add_column_prefix (uint32_t (&v)[kChunk], uint32_t coef,
-    int j, const BandParams & p, int chunk)
+/* V += coef * P(j) down N chunk columns, P from the prefix at the nearer
+ * band boundary and the rows between it and row j: at most half a band of
+ * rows, all loaded at once with the prefix. */
+template <int N>
+__device__ inline void add_column_prefix (uint32_t (&v)[N * kChunk],
+    uint32_t coef, int j, const BandParams & p, int chunk)
 {
   if (j == 0 || coef == 0)
     return;
   const int band = j / p.band_rows;
-  const uint4 *bp = reinterpret_cast<const uint4 *>(p.band_prefix +
-      band * p.band_stride + chunk * kChunk);
-  uint32_t sum[kChunk];
-#pragma unroll
-  for (int k = 0; k < kChunk / 4; ++k) {
-    uint4 q = bp[k];
-    sum[4 * k] = q.x;
-    sum[4 * k + 1] = q.y;
-    sum[4 * k + 2] = q.z;
-    sum[4 * k + 3] = q.w;
-  }
   const int y0 = band * p.band_rows;
-  add_rows (sum, p.src, p.src_pitch, chunk, j - y0,
-      [=](int d) { return y0 + d; });
+  const int y_end = min (y0 + p.band_rows, p.height);
+  const bool ahead = y_end - j < j - y0;
+  const int from = ahead ? j : y0;
+  const uint4 *bp = reinterpret_cast<const uint4 *>(p.band_prefix +
+      (band + ahead) * p.band_stride + chunk * kChunk);
+  uint32_t base[N * kChunk], rows[N * kChunk] = { };
 #pragma unroll
-  for (int k = 0; k < kChunk; ++k)
-    v[k] += coef * sum[k];
+  for (int k = 0; k < N * kChunk / 4; ++k) {
+    uint4 q = chunk + k / 4 < p.chunks ? bp[k] : make_uint4 (0, 0, 0, 0);
+    base[4 * k] = q.x;
+    base[4 * k + 1] = q.y;
+    base[4 * k + 2] = q.z;
+    base[4 * k + 3] = q.w;
+  }
+  add_rows<N> (rows, p.src, p.src_pitch, chunk, p.chunks,
+      ahead ? y_end - j : j - y0, [=](int d) { return from + d; });
+  const uint32_t row_coef = ahead ? 0u - coef : coef;
+#pragma unroll
+  for (int k = 0; k < N * kChunk; ++k)
+    v[k] += coef * base[k] + row_coef * rows[k];
 }
 
-/* Vertical window sums of row y for one chunk. Once per band, so out of
- * line; the sums come back through memory. */
+/* Vertical window sums of row y for the N chunks from chunk on. Once per
+ * band, so out of line; the sums come back through memory. */
+template <int N>
 __device__ __noinline__ void start_window (uint32_t * out,
     const BandParams & p, int chunk, int y)
 {
-  uint32_t v[kChunk] = { };
+  uint32_t v[N * kChunk] = { };
   if (!p.band_prefix) {
     const int first = y - p.radius_y, height = p.height;
     const HipfBorderMode mode = p.mode;
-    add_rows (v, p.src, p.src_pitch, chunk, 2 * p.radius_y + 1,
+    add_rows<N> (v, p.src, p.src_pitch, chunk, p.chunks, 2 * p.radius_y + 1,
         [=](int d) { return border_row (first + d, height, mode); });
   } else {
     auto add = [&](uint32_t coef, int j) {
-      add_column_prefix (v, coef, j, p, chunk);
+      add_column_prefix<N> (v, coef, j, p, chunk);
     };
     expand_prefix (y + p.radius_y + 1, p.height, p.mode, 1u, add);
     expand_prefix (y - p.radius_y, p.height, p.mode, 0u - 1u, add);
   }
-  for (int k = 0; k < kChunk; ++k)
+  for (int k = 0; k < N * kChunk; ++k)
     out[k] = v[k];
 }
 
@@ -686,24 +694,13 @@ box_blur_bands (BandParams p)
       (j_first - 1 < rx || j_last > width - rx);
   uint32_t v[S];
 
-  /* Written out per chunk: a loop around start_window is too large for
-   * some compilers to unroll, and v must not be indexed at run time. */
-  static_assert (CH == 1 || CH == 2, "one or two chunks a thread");
   {
-    uint32_t start[kChunk] = { };
+    uint32_t start[S] = { };
     if (threadIdx.x * CH < p.chunks)
-      start_window (start, p, threadIdx.x * CH, y0);
+      start_window<CH> (start, p, threadIdx.x * CH, y0);
 #pragma unroll
-    for (int k = 0; k < kChunk; ++k)
+    for (int k = 0; k < S; ++k)
       v[k] = start[k];
-  }
-  if constexpr (CH == 2) {
-    uint32_t start[kChunk] = { };
-    if (threadIdx.x * CH + 1 < p.chunks)
-      start_window (start, p, threadIdx.x * CH + 1, y0);
-#pragma unroll
-    for (int k = 0; k < kChunk; ++k)
-      v[kChunk + k] = start[k];
   }
 
   for (int y = y0; y < y1; ++y) {
@@ -774,21 +771,16 @@ box_blur_bands (BandParams p)
     }
     __syncthreads ();
 
-    /* Across the warps: every warp scans the totals itself. */
+    /* Across the warps: every warp sums the totals of the warps before
+     * its own, and of all of them, by reductions rather than a scan. */
     uint32_t before[C], row_total[C], s0[C], s_last[C];
     const uint4 sums = lane < warps ? warp_sums[lane] : make_uint4 (0, 0, 0, 0);
 #pragma unroll
     for (int c = 0; c < C; ++c) {
-      uint32_t x = c == 0 ? sums.x : c == 1 ? sums.y : c == 2 ? sums.z : sums.w;
-#pragma unroll
-      for (int off = 1; off < kWarpSize; off <<= 1) {
-        const uint32_t n = shfl_up (x, off);
-        if (lane >= off)
-          x += n;
-      }
-      const uint32_t earlier = shfl (x, warp > 0 ? warp - 1 : 0);
-      before[c] = (warp > 0 ? earlier : 0) + incl[c] - total[c];
-      row_total[c] = shfl (x, warps - 1);
+      const uint32_t x = c == 0 ? sums.x : c == 1 ? sums.y : c == 2 ? sums.z :
+          sums.w;
+      before[c] = warp_sum (lane < warp ? x : 0) + incl[c] - total[c];
+      row_total[c] = warp_sum (x);
       s0[c] = edge_sums[0][c];
       s_last[c] = edge_sums[1][c];
     }
@@ -934,7 +926,6 @@ box_blur_bands (BandParams p)
         store_means<C, Division::kCorrected> (prefix, ic + lag, lead, n,
             0xffffffffu / n, 0, out + ic);
     }
-
   }
 }
 
@@ -959,14 +950,14 @@ void *band_kernel ()
   return reinterpret_cast<void *>(box_blur_bands<C, CHUNKS>);
 }
 
-/* Two chunks a thread only for four-channel rows, the one layout whose
- * common widths (8K) need them; wider rows of the others are rare enough
- * for the general path, and each kernel costs minutes of AMD build time. */
+/* Four-channel rows take two chunks a thread, the others one: each kernel
+ * costs minutes of AMD build time, and the wider rows of the others are
+ * rare enough for the general path. */
 template <int C>
 void *band_kernel_chunks (int chunks_per_thread)
 {
   if constexpr (C == 4)
-    return chunks_per_thread == 1 ? band_kernel<C, 1> () : band_kernel<C, 2> ();
+    return chunks_per_thread == 2 ? band_kernel<C, 2> () : nullptr;
   else
     return chunks_per_thread == 1 ? band_kernel<C, 1> () : nullptr;
 }
@@ -996,7 +987,9 @@ BandPlan plan_bands (const HipfDeviceLimits * limits, const HipfBoxBlurPlane * p
   const int max_threads = limits->max_threads_per_block < kMaxBandThreads ?
       limits->max_threads_per_block : kMaxBandThreads;
 
-  plan.chunks_per_thread = chunks <= max_threads ? 1 : 2;
+  /* Two chunks a thread where that kernel exists: the row scan's cost is
+   * shared by twice the samples, and the registers it gets hold them. */
+  plan.chunks_per_thread = p->channels == 4 || chunks > max_threads ? 2 : 1;
   if (!band_kernel_for (p->channels, plan.chunks_per_thread))
     return plan;
   if (ceil_div (chunks, plan.chunks_per_thread) >
@@ -1112,11 +1105,9 @@ hipf_box_blur (const HipfDeviceLimits * limits, const HipfBoxBlurPlane * p,
       dim3 grid (ceil_div (bp.chunks, kColumnThreads), plan.bands);
       column_band_sums <<<grid, kColumnThreads, 0, stream>>> (src, src_pitch,
           p->height, plan.band_rows, bp.chunks, prefix, plan.prefix_stride);
-      /* One warp per four sample columns. */
-      const int quads = (int) (plan.prefix_stride / 4);
-      column_band_scan <<<ceil_div (quads * limits->warp_size,
-              kColumnThreads), kColumnThreads, 0, stream>>> (plan.bands,
-          quads, prefix, plan.prefix_stride);
+      const int columns = (int) plan.prefix_stride;
+      column_band_scan <<<ceil_div (columns, kScanThreads), kScanThreads,
+          0, stream>>> (plan.bands, columns, prefix, plan.prefix_stride);
       bp.band_prefix = prefix;
     }
     void *args[] = { &bp };
