@@ -20,7 +20,7 @@
 namespace hipf {
 namespace {
 
-constexpr int kHistogramThreads = 1024;
+constexpr int kHistogramThreads = 512;
 /* Shared memory kept back from the histogram copies for the kernel's own
  * variables. */
 constexpr size_t kStaticShared = 256;
@@ -55,32 +55,33 @@ __device__ inline uint32_t bytes_at (const uint32_t (&w)[group_bytes<PS> () / 4]
 }
 
 /* Byte @offset of a word, for __byte_perm: the other three bytes are 0. */
-__device__ inline uint32_t byte_selector (int offset)
+__host__ __device__ constexpr uint32_t byte_selector (int offset)
 {
   return 0x4440u | (uint32_t) offset;
 }
 
 /* What a plane's pixels feed: NT taps, each a byte of the pixel counted in
  * its channel's counters, and with LUMA the luma of its R, G and B bytes.
- * Counter addresses and byte selectors stay in registers. */
+ * Each channel's counters and the byte selectors stay in registers; a
+ * one-byte pixel is its own tap, so its selector is a constant. */
 template <int PS, int NT, bool LUMA>
 struct Taps
 {
-  uint32_t *copy;
-  uint32_t base[NT];
+  uint32_t *counters[NT];
   uint32_t select[NT];
-  uint32_t luma_base;
+  uint32_t *luma_counters;
   uint32_t rgb_select[3];
 
-  __device__ Taps (const HipfHistogramPlane & pl, uint32_t * copy_)
-      : copy (copy_)
+  __device__ Taps (const HipfHistogramPlane & pl, uint32_t * copy)
   {
 #pragma unroll
     for (int t = 0; t < NT; ++t) {
-      base[t] = pl.tap_channel[t] * HIPF_HISTOGRAM_VALUES;
-      select[t] = byte_selector (pl.tap_offset[t]);
+      counters[t] = copy + pl.tap_channel[t] * HIPF_HISTOGRAM_VALUES;
+      select[t] = PS == 1 ? byte_selector (0) :
+          byte_selector (pl.tap_offset[t]);
     }
-    luma_base = (LUMA ? pl.luma_channel : 0) * HIPF_HISTOGRAM_VALUES;
+    luma_counters = copy +
+        (LUMA ? pl.luma_channel : 0) * HIPF_HISTOGRAM_VALUES;
 #pragma unroll
     for (int c = 0; c < 3; ++c)
       rgb_select[c] = byte_selector (pl.rgb_offset[c]);
@@ -96,18 +97,20 @@ struct Taps
     constexpr int at = P * PS;
     constexpr uint32_t shift = PS == 3 ? 0 : at % 4;
     const uint32_t px = PS == 3 ? bytes_at<PS, at> (w) : w[at / 4];
-    auto add = [&](uint32_t index) {
+    auto add = [&](uint32_t * counter) {
       /* A constant 1 lets the compiler merge lanes that hit one counter. */
       if (WEIGHTED)
-        atomicAdd (copy + index, weight);
+        atomicAdd (counter, weight);
       else
-        atomicAdd (copy + index, 1u);
+        atomicAdd (counter, 1u);
     };
 #pragma unroll
     for (int t = 0; t < NT; ++t)
-      add (base[t] + __byte_perm (px, 0, select[t] + shift));
+      add (counters[t] + __byte_perm (px, 0, (PS == 1 ? byte_selector (0) :
+                  select[t]) + shift));
     if (LUMA)
-      add (luma_base + rgb_luma (__byte_perm (px, 0, rgb_select[0] + shift),
+      add (luma_counters +
+          rgb_luma (__byte_perm (px, 0, rgb_select[0] + shift),
               __byte_perm (px, 0, rgb_select[1] + shift),
               __byte_perm (px, 0, rgb_select[2] + shift)));
   }
