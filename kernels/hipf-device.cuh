@@ -91,34 +91,28 @@ __device__ inline uint32_t divide_corrected (uint32_t x, uint32_t m, uint32_t n)
   return q + ((q + 1) * n <= x);
 }
 
-/* Warp shuffle across the platforms: HIP 5.2 has no _sync variants, and
+/* Warp shuffles across the platforms: HIP 5.2 has no _sync variants, and
  * its warps (wavefronts) may be 64 wide. */
+#if defined(HIPF_PLATFORM_NVIDIA)
+#define HIPF_SHUFFLE(op, v, arg) __##op##_sync (0xffffffffu, v, arg)
+#else
+#define HIPF_SHUFFLE(op, v, arg) __##op (v, arg)
+#endif
 __device__ inline uint32_t shfl_up (uint32_t v, int delta)
 {
-#if defined(HIPF_PLATFORM_NVIDIA)
-  return __shfl_up_sync (0xffffffffu, v, delta);
-#else
-  return __shfl_up (v, delta);
-#endif
+  return HIPF_SHUFFLE (shfl_up, v, delta);
 }
 
 __device__ inline uint32_t shfl (uint32_t v, int src_lane)
 {
-#if defined(HIPF_PLATFORM_NVIDIA)
-  return __shfl_sync (0xffffffffu, v, src_lane);
-#else
-  return __shfl (v, src_lane);
-#endif
+  return HIPF_SHUFFLE (shfl, v, src_lane);
 }
 
 __device__ inline uint32_t shfl_xor (uint32_t v, int mask)
 {
-#if defined(HIPF_PLATFORM_NVIDIA)
-  return __shfl_xor_sync (0xffffffffu, v, mask);
-#else
-  return __shfl_xor (v, mask);
-#endif
+  return HIPF_SHUFFLE (shfl_xor, v, mask);
 }
+#undef HIPF_SHUFFLE
 
 /* Sum of v over the whole warp, in every lane: one instruction where the
  * hardware reduces (NVIDIA sm_80 and later), a butterfly elsewhere. */
