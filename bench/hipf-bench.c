@@ -480,10 +480,34 @@ main (int argc, char **argv)
     HipfDeviceLimits limits;
     int device = 0;
     static const gint frames = 400;
-    static const gchar *blur = "hipboxblur radius=6";
-    static const gchar *blur4 = "hipboxblur radius=6 frames-in-flight=4";
-    static const gchar *hist = "hiphistogram";
-    static const gchar *hist4 = "hiphistogram frames-in-flight=4";
+    /* Pageable and pinned input, one and several frames in flight. */
+    static const struct
+    {
+      const gchar *name, *element, *params;
+      GstVideoFormat format;
+      gint width, height;
+      gboolean pinned;
+    } pipelines[] = {
+      {"hipboxblur", "hipboxblur radius=6", "pageable in",
+          GST_VIDEO_FORMAT_RGBA, 3840, 2160, FALSE},
+      {"hipboxblur", "hipboxblur radius=6", "pinned in",
+          GST_VIDEO_FORMAT_RGBA, 3840, 2160, TRUE},
+      {"hipboxblur", "hipboxblur radius=6 frames-in-flight=4",
+          "pageable in, 4 in flight", GST_VIDEO_FORMAT_RGBA, 3840, 2160, FALSE},
+      {"hipboxblur", "hipboxblur radius=6 frames-in-flight=4",
+          "pinned in, 4 in flight", GST_VIDEO_FORMAT_RGBA, 3840, 2160, TRUE},
+      {"hiphist", "hiphistogram", "pageable in",
+          GST_VIDEO_FORMAT_RGBA, 3840, 2160, FALSE},
+      {"hiphist", "hiphistogram", "pinned in",
+          GST_VIDEO_FORMAT_RGBA, 3840, 2160, TRUE},
+      {"hiphist", "hiphistogram frames-in-flight=4",
+          "pageable in, 4 in flight", GST_VIDEO_FORMAT_RGBA, 3840, 2160, FALSE},
+      {"hiphist", "hiphistogram frames-in-flight=4",
+          "pinned in, 4 in flight", GST_VIDEO_FORMAT_RGBA, 3840, 2160, TRUE},
+      {"hipboxblur", "hipboxblur radius=6", "pinned in",
+          GST_VIDEO_FORMAT_NV12, 1920, 1080, TRUE},
+    };
+    guint i;
 
     CHECK (hipSetDevice (device));
     CHECK (hipf_device_limits_query (device, &limits));
@@ -498,33 +522,12 @@ main (int argc, char **argv)
 
     g_printerr ("elements (%d frames through appsrc ! element ! fakesink):\n",
         frames);
-    add_row ("hipboxblur", GST_VIDEO_FORMAT_RGBA, 3840, 2160, "pageable in",
-        0, 0, bench_element (blur, GST_VIDEO_FORMAT_RGBA, 3840, 2160, FALSE,
-            frames));
-    add_row ("hipboxblur", GST_VIDEO_FORMAT_RGBA, 3840, 2160, "pinned in",
-        0, 0, bench_element (blur, GST_VIDEO_FORMAT_RGBA, 3840, 2160, TRUE,
-            frames));
-    add_row ("hipboxblur", GST_VIDEO_FORMAT_RGBA, 3840, 2160,
-        "pageable in, 4 in flight", 0, 0, bench_element (blur4,
-            GST_VIDEO_FORMAT_RGBA, 3840, 2160, FALSE, frames));
-    add_row ("hipboxblur", GST_VIDEO_FORMAT_RGBA, 3840, 2160,
-        "pinned in, 4 in flight", 0, 0, bench_element (blur4,
-            GST_VIDEO_FORMAT_RGBA, 3840, 2160, TRUE, frames));
-    add_row ("hiphist", GST_VIDEO_FORMAT_RGBA, 3840, 2160, "pageable in",
-        0, 0, bench_element (hist, GST_VIDEO_FORMAT_RGBA, 3840, 2160, FALSE,
-            frames));
-    add_row ("hiphist", GST_VIDEO_FORMAT_RGBA, 3840, 2160, "pinned in",
-        0, 0, bench_element (hist, GST_VIDEO_FORMAT_RGBA, 3840, 2160, TRUE,
-            frames));
-    add_row ("hiphist", GST_VIDEO_FORMAT_RGBA, 3840, 2160,
-        "pageable in, 4 in flight", 0, 0, bench_element (hist4,
-            GST_VIDEO_FORMAT_RGBA, 3840, 2160, FALSE, frames));
-    add_row ("hiphist", GST_VIDEO_FORMAT_RGBA, 3840, 2160,
-        "pinned in, 4 in flight", 0, 0, bench_element (hist4,
-            GST_VIDEO_FORMAT_RGBA, 3840, 2160, TRUE, frames));
-    add_row ("hipboxblur", GST_VIDEO_FORMAT_NV12, 1920, 1080, "pinned in",
-        0, 0, bench_element (blur, GST_VIDEO_FORMAT_NV12, 1920, 1080, TRUE,
-            frames));
+    for (i = 0; i < G_N_ELEMENTS (pipelines); i++)
+      add_row (pipelines[i].name, pipelines[i].format, pipelines[i].width,
+          pipelines[i].height, pipelines[i].params, 0, 0,
+          bench_element (pipelines[i].element, pipelines[i].format,
+              pipelines[i].width, pipelines[i].height, pipelines[i].pinned,
+              frames));
     g_printerr ("cpu reference:\n");
     bench_cpu (GST_VIDEO_FORMAT_RGBA, 3840, 2160, 6);
   }
