@@ -381,6 +381,13 @@ __device__ inline void expand_prefix (int k, int n, HipfBorderMode mode,
         add (sign * (uint32_t) k, 1);
         break;
       }
+      if (k < 0 && k > 1 - n) {
+        /* Within the first reflection above the plane: rows 1 .. -k, two
+         * terms where the periodic form takes six. */
+        add (0u - sign, 1 - k);
+        add (sign, 1);
+        break;
+      }
       int period = 2 * n - 2;
       int q = floor_div (k, period);
       int r = k - q * period;
@@ -656,14 +663,61 @@ __device__ __noinline__ void store_edge_means (const uint32_t * prefix,
       make_uint4 (packed[0], packed[1], packed[2], packed[3]);
 }
 
+/* The border-extended prefix beyond both ends of a row, for wrap and
+ * mirror, once the row's own prefix F(0 .. width) is in shared memory:
+ * each entry is F(j) of one pixel j inside the row, shifted by the row's
+ * total T or reflected about the first or last pixel's sum. A thread per
+ * entry: the block waits for one load and one store, not for the threads
+ * that own the row's ends to walk their pixels. */
+template <int C>
+__device__ inline void extend_periodic (uint32_t * prefix, int origin,
+    int width, int rx, bool mirror, const uint32_t (&total)[C],
+    const uint32_t (&first)[C], const uint32_t (&last)[C])
+{
+  for (int m = threadIdx.x; m < 2 * rx; m += blockDim.x) {
+    const bool left = m < rx;
+    /* Entry k in [-rx, -1] or [width + 1, width + rx], from F(j). */
+    const int k = left ? m - rx : width + 1 + m - rx;
+    const int j = mirror ? (left ? 1 - k : 2 * width - 1 - k) :
+        (left ? k + width : k - width);
+    uint32_t f[C], e[C];
+    if constexpr (C == 4) {
+      const uint4 q = *reinterpret_cast<const uint4 *>(prefix +
+          padded<C> (origin + j * C));
+      f[0] = q.x;
+      f[1] = q.y;
+      f[2] = q.z;
+      f[3] = q.w;
+    } else {
+#pragma unroll
+      for (int c = 0; c < C; ++c)
+        f[c] = prefix[padded<C> (origin + j * C + c)];
+    }
+#pragma unroll
+    for (int c = 0; c < C; ++c)
+      e[c] = mirror ? (left ? first[c] - f[c] : 2 * total[c] - last[c] - f[c])
+          : (left ? f[c] - total[c] : total[c] + f[c]);
+    if constexpr (C == 4) {
+      *reinterpret_cast<uint4 *>(prefix + padded<C> (origin + k * C)) =
+          make_uint4 (e[0], e[1], e[2], e[3]);
+    } else {
+#pragma unroll
+      for (int c = 0; c < C; ++c)
+        prefix[padded<C> (origin + k * C + c)] = e[c];
+    }
+  }
+}
+
 /* Each block owns a band of whole rows. Per output row: the vertical window
  * sums (held in registers) are scanned along the row in two steps, within
  * each warp and then across the warps' totals, which every warp scans for
  * itself rather than waiting on one; the prefix goes to shared memory with
  * the border-extended prefix around it, and every mean is then a difference
  * of two prefix entries. Two barriers a row: the warp totals are complete,
- * the prefix is complete. Nothing needs a third, because each of the two
- * shared arrays is rewritten only after a barrier its readers have passed. */
+ * the prefix is complete (wrap and mirror take a third, for the entries
+ * beyond the row's ends that follow from it). Nothing needs more, because
+ * each shared array is rewritten only after a barrier its readers have
+ * passed. */
 template <int C, int CH>
 __global__ void __launch_bounds__ (band_threads (CH), 1)
 box_blur_bands (BandParams p)
@@ -686,12 +740,16 @@ box_blur_bands (BandParams p)
   /* Sample i's own prefix entry is F(x + 1); its window is F(x + rx + 1)
    * - F(x - rx). */
   const int own = origin + C, lead = C * (2 * rx + 1), lag = origin - rx * C;
-  /* Prefix entries F(j) this thread computes: j in [j_first, j_last]. */
-  const int j_first = i0 / C + 1;
-  const int j_last = (min (i0 + S, samples) - 1) / C + 1;
-  /* Threads whose windows cross the row's ends without a simple mean. */
-  const bool at_edge = (!extended || p.mode == HIPF_BORDER_VALID) &&
-      (j_first - 1 < rx || j_last > width - rx);
+  /* Warps with a pixel whose window crosses the row's ends, where that
+   * has no simple mean, take the slower means for all their chunks, so
+   * that the out-of-line call is never divergent: with CUDA 13's nvcc, a
+   * call made by some lanes only corrupted the other lanes' means. */
+  bool at_edge = false;
+  if (!extended || p.mode == HIPF_BORDER_VALID) {
+    const int first = warp * kWarpSize * S;
+    const int last = min ((warp + 1) * kWarpSize * S, samples) - 1;
+    at_edge = first / C < rx || last / C >= width - rx;
+  }
   uint32_t v[S];
 
   {
@@ -820,71 +878,12 @@ box_blur_bands (BandParams p)
       for (int c = 0; c < C; ++c)
         extend (0, c, 0);
     }
-    if (extended && (p.mode == HIPF_BORDER_WRAP
-            || p.mode == HIPF_BORDER_MIRROR)) {
-      /* Entries that follow from this thread's own: F(j) for j among the
-       * row's first and last radius_x + 1 pixels gives one entry on one
-       * side (radius_x < width - 1), so only edge threads get here. */
-      const bool mirror = p.mode == HIPF_BORDER_MIRROR;
-      const int left_lo = mirror ? 2 : width - rx;
-      const int left_hi = mirror ? rx + 1 : width - 1;
-      const int right_lo = mirror ? width - 1 - rx : 1;
-      const int right_hi = mirror ? width - 2 : rx;
-      if constexpr (C == 4) {
-        if ((j_first <= left_hi && j_last >= left_lo)
-            || (j_first <= right_hi && j_last >= right_lo)) {
-          uint4 run = make_uint4 (before[0], before[1], before[2], before[3]);
-          const uint4 t = make_uint4 (row_total[0], row_total[1], row_total[2],
-              row_total[3]);
-          auto extend4 = [&](int k, uint4 value) {
-            *reinterpret_cast<uint4 *>(prefix + padded<C> (origin + k * C)) =
-                value;
-          };
-#pragma unroll
-          for (int px = 0; px < S / 4; ++px) {
-            run.x += v[4 * px];
-            run.y += v[4 * px + 1];
-            run.z += v[4 * px + 2];
-            run.w += v[4 * px + 3];
-            const int j = j_first + px;
-            if (j > j_last)
-              continue;
-            if (j >= left_lo && j <= left_hi)
-              extend4 (mirror ? 1 - j : j - width, mirror ?
-                  make_uint4 (s0[0] - run.x, s0[1] - run.y, s0[2] - run.z,
-                      s0[3] - run.w) : make_uint4 (run.x - t.x, run.y - t.y,
-                      run.z - t.z, run.w - t.w));
-            if (j >= right_lo && j <= right_hi)
-              extend4 (mirror ? 2 * width - 1 - j : width + j, mirror ?
-                  make_uint4 (2 * t.x - s_last[0] - run.x,
-                      2 * t.y - s_last[1] - run.y, 2 * t.z - s_last[2] - run.z,
-                      2 * t.w - s_last[3] - run.w) : make_uint4 (t.x + run.x,
-                      t.y + run.y, t.z + run.z, t.w + run.w));
-          }
-        }
-      } else if ((j_first <= left_hi && j_last >= left_lo)
-          || (j_first <= right_hi && j_last >= right_lo)) {
-        uint32_t run[C];
-#pragma unroll
-        for (int c = 0; c < C; ++c)
-          run[c] = before[c];
-#pragma unroll
-        for (int k = 0; k < S; ++k) {
-          const int i = i0 + k;
-          const int j = i / C + 1, c = chunk_channel<C> (base, k);
-          put<C> (run, c, pick<C> (run, c) + v[k]);
-          const uint32_t pj = pick<C> (run, c);
-          const uint32_t t = pick<C> (row_total, c);
-          if (i < samples && j >= left_lo && j <= left_hi)
-            extend (mirror ? 1 - j : j - width, c,
-                mirror ? pick<C> (s0, c) - pj : pj - t);
-          if (i < samples && j >= right_lo && j <= right_hi)
-            extend (mirror ? 2 * width - 1 - j : width + j, c,
-                mirror ? 2 * t - pick<C> (s_last, c) - pj : t + pj);
-        }
-      }
-    } else if (extended) {
-      /* Zero, valid and clamp: closed forms in the row's ends. */
+    /* Wrap and mirror entries come from the row's own prefix, so every
+     * thread fills some of them once the prefix is complete (below); zero,
+     * valid and clamp have closed forms in the row's ends. */
+    const bool periodic = extended && (p.mode == HIPF_BORDER_WRAP
+        || p.mode == HIPF_BORDER_MIRROR);
+    if (extended && !periodic) {
       const bool clamp = p.mode == HIPF_BORDER_CLAMP;
       for (int m = threadIdx.x; m < 2 * rx; m += blockDim.x) {
         const bool left = m < rx;
@@ -901,6 +900,11 @@ box_blur_bands (BandParams p)
     for (int s = 0; s < CH; ++s)
       slide (v, enter_q[s], leave_q[s], s * kChunk);
     __syncthreads ();
+    if (periodic) {
+      extend_periodic<C> (prefix, origin, width, rx,
+          p.mode == HIPF_BORDER_MIRROR, row_total, s0, s_last);
+      __syncthreads ();
+    }
 
     /* Means off the prefix. Inside the valid mode's top and bottom rows
      * the window holds fewer rows, and n changes with the row. */
