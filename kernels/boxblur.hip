@@ -430,33 +430,51 @@ __global__ void column_band_sums (const uint8_t * __restrict__ src,
     out[k] = make_uint4 (v[4 * k], v[4 * k + 1], v[4 * k + 2], v[4 * k + 3]);
 }
 
-/* Band sums to prefixes over the bands, in place: a thread per sample
- * column walks the bands, a warp's loads falling on one stretch of a row.
- * Bands are loaded in batches, so that a column waits on memory a few
- * times rather than once per band. */
+/* Band sums to prefixes over the bands, in place. A block takes a warp's
+ * width of sample columns (blockDim.x), its warps (blockDim.y) a segment
+ * of kScanBatch bands each: a lane walks its segment down one column with
+ * every load in flight at once, and the segments' totals are then added
+ * across the warps, so that a column waits on memory once per
+ * kScanSegments segments rather than once per segment. */
 constexpr int kScanBatch = 32;
-/* Few columns, so small blocks: they spread over every multiprocessor. */
-constexpr int kScanThreads = 64;
+constexpr int kScanSegments = 4;
 
 __global__ void column_band_scan (int bands, int columns,
     uint32_t * __restrict__ prefix, size_t stride)
 {
+  __shared__ uint32_t totals[kScanSegments][kWarpSize];
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= columns)
-    return;
+  const int segment = threadIdx.y;
   uint32_t *column = prefix + i;
   uint32_t carry = 0;
-  column[0] = 0;
-  for (int b0 = 1; b0 <= bands; b0 += kScanBatch) {
+  if (i < columns && segment == 0)
+    column[0] = 0;
+  for (int b0 = 1; b0 <= bands; b0 += kScanBatch * kScanSegments) {
+    const int first = b0 + segment * kScanBatch;
     uint32_t v[kScanBatch];
 #pragma unroll
     for (int k = 0; k < kScanBatch; ++k)
-      v[k] = b0 + k <= bands ? column[(size_t) (b0 + k) * stride] : 0;
+      v[k] = i < columns && first + k <= bands ?
+          column[(size_t) (first + k) * stride] : 0;
 #pragma unroll
-    for (int k = 0; k < kScanBatch; ++k) {
-      carry += v[k];
-      if (b0 + k <= bands)
-        column[(size_t) (b0 + k) * stride] = carry;
+    for (int k = 1; k < kScanBatch; ++k)
+      v[k] += v[k - 1];
+    totals[segment][threadIdx.x] = v[kScanBatch - 1];
+    __syncthreads ();
+    uint32_t offset = carry;
+#pragma unroll
+    for (int t = 0; t < kScanSegments; ++t) {
+      const uint32_t total = totals[t][threadIdx.x];
+      offset += t < segment ? total : 0;
+      carry += total;
+    }
+    /* The totals are rewritten next round only after every warp read. */
+    __syncthreads ();
+    if (i < columns) {
+#pragma unroll
+      for (int k = 0; k < kScanBatch; ++k)
+        if (first + k <= bands)
+          column[(size_t) (first + k) * stride] = v[k] + offset;
     }
   }
 }
@@ -1110,8 +1128,9 @@ hipf_box_blur (const HipfDeviceLimits * limits, const HipfBoxBlurPlane * p,
       column_band_sums <<<grid, kColumnThreads, 0, stream>>> (src, src_pitch,
           p->height, plan.band_rows, bp.chunks, prefix, plan.prefix_stride);
       const int columns = (int) plan.prefix_stride;
-      column_band_scan <<<ceil_div (columns, kScanThreads), kScanThreads,
-          0, stream>>> (plan.bands, columns, prefix, plan.prefix_stride);
+      column_band_scan <<<ceil_div (columns, limits->warp_size),
+          dim3 (limits->warp_size, kScanSegments), 0, stream>>> (plan.bands,
+          columns, prefix, plan.prefix_stride);
       bp.band_prefix = prefix;
     }
     void *args[] = { &bp };
