@@ -868,15 +868,23 @@ box_blur_bands (BandParams p)
       for (int c = 0; c < C; ++c)
         run[c] = before[c];
       if constexpr (C == 4) {
+        /* A thread whose pixels all lie in the row stores them without a
+         * test each, which the compiler turned into a branch a pixel. */
+        auto store_run = [&](bool guarded) {
 #pragma unroll
-        for (int px = 0; px < S / 4; ++px) {
+          for (int px = 0; px < S / 4; ++px) {
 #pragma unroll
-          for (int c = 0; c < C; ++c)
-            run[c] += v[4 * px + c];
-          if (i0 + 4 * px < samples)
-            *reinterpret_cast<uint4 *>(prefix + padded<C> (i0 + 4 * px +
-                    own)) = make_uint4 (run[0], run[1], run[2], run[3]);
-        }
+            for (int c = 0; c < C; ++c)
+              run[c] += v[4 * px + c];
+            if (!guarded || i0 + 4 * px < samples)
+              *reinterpret_cast<uint4 *>(prefix + padded<C> (i0 + 4 * px +
+                      own)) = make_uint4 (run[0], run[1], run[2], run[3]);
+          }
+        };
+        if (i0 + S <= samples)
+          store_run (false);
+        else
+          store_run (true);
       } else {
 #pragma unroll
         for (int k = 0; k < S; ++k) {
