@@ -867,10 +867,10 @@ box_blur_bands (BandParams p)
 #pragma unroll
       for (int c = 0; c < C; ++c)
         run[c] = before[c];
-      if constexpr (C == 4) {
-        /* A thread whose pixels all lie in the row stores them without a
-         * test each, which the compiler turned into a branch a pixel. */
-        auto store_run = [&](bool guarded) {
+      /* A thread whose samples all lie in the row stores them without a
+       * test each, which the compiler turned into a branch a store. */
+      auto store_run = [&](bool guarded) {
+        if constexpr (C == 4) {
 #pragma unroll
           for (int px = 0; px < S / 4; ++px) {
 #pragma unroll
@@ -880,20 +880,20 @@ box_blur_bands (BandParams p)
               *reinterpret_cast<uint4 *>(prefix + padded<C> (i0 + 4 * px +
                       own)) = make_uint4 (run[0], run[1], run[2], run[3]);
           }
-        };
-        if (i0 + S <= samples)
-          store_run (false);
-        else
-          store_run (true);
-      } else {
+        } else {
 #pragma unroll
-        for (int k = 0; k < S; ++k) {
-          const int c = chunk_channel<C> (base, k);
-          put<C> (run, c, pick<C> (run, c) + v[k]);
-          if (i0 + k < samples)
-            prefix[padded<C> (i0 + k + own)] = pick<C> (run, c);
+          for (int k = 0; k < S; ++k) {
+            const int c = chunk_channel<C> (base, k);
+            put<C> (run, c, pick<C> (run, c) + v[k]);
+            if (!guarded || i0 + k < samples)
+              prefix[padded<C> (i0 + k + own)] = pick<C> (run, c);
+          }
         }
-      }
+      };
+      if (i0 + S <= samples)
+        store_run (false);
+      else
+        store_run (true);
     }
 
     auto extend = [&](int k, int c, uint32_t value) {
