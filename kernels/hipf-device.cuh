@@ -103,11 +103,6 @@ __device__ inline uint32_t shfl_up (uint32_t v, int delta)
   return HIPF_SHUFFLE (shfl_up, v, delta);
 }
 
-__device__ inline uint32_t shfl (uint32_t v, int src_lane)
-{
-  return HIPF_SHUFFLE (shfl, v, src_lane);
-}
-
 __device__ inline uint32_t shfl_xor (uint32_t v, int mask)
 {
   return HIPF_SHUFFLE (shfl_xor, v, mask);
