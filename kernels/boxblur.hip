@@ -20,7 +20,11 @@
  * prefix as one difference. A band starts its window either by summing the
  * window's rows or, for tall windows, from column prefixes kept at band
  * boundaries (column_band_sums, column_band_scan), so its cost stays flat
- * in the radius.
+ * in the radius. Where every window sum of a channel fits 16 bits (windows
+ * of up to 255 samples), two channels of a pixel share a word in 16-bit
+ * lanes (Lanes): the row's scan and prefix take half the work, and the
+ * registers that frees let a block take two rows a step, which halves the
+ * barriers a row and gives each warp two scans to interleave.
  * Neighbouring bands read the same rows at about the same time, so most
  * re-reads hit L2.
  *
@@ -228,12 +232,15 @@ void launch_rows (int grid, const HipfBoxBlurPlane * p, const uint32_t * prefix,
 /* ---- fast path -------------------------------------------------------- */
 
 constexpr int kChunk = 16;              /* samples per 16-byte access */
-/* Threads of a band block: one chunk each up to 1024 threads (64 registers
- * a thread), two chunks each from 512 threads (128 registers). */
+/* Windows of at most this many samples sum in 16-bit lanes, and their
+ * means divide by the lanes' 24-bit multiplier (store_means). */
+constexpr int kMaxLaneWindow = 255;
+/* Threads of a band block: up to 1024 for 16 words a thread (64 registers
+ * a thread), 512 for 32 (128 registers). */
 constexpr int kMaxBandThreads = 1024;
-__host__ __device__ constexpr int band_threads (int chunks_per_thread)
+__host__ __device__ constexpr int band_threads (int words_per_thread)
 {
-  return chunks_per_thread == 1 ? kMaxBandThreads : kMaxBandThreads / 2;
+  return words_per_thread <= kChunk ? kMaxBandThreads : kMaxBandThreads / 2;
 }
 constexpr int kScanWarps = 32;          /* slots for per-warp scan totals */
 /* Rows loaded before any of them is added: enough loads in flight to hide
@@ -243,13 +250,19 @@ constexpr int kRowBatch = 8;
  * hold at most 2^24 samples, so x < 2^8 * n. */
 constexpr int kQuotientBits = 8;
 
-/* Shared-memory word of prefix element w. A thread owns 16 or 32 words in
- * a row; padding spreads neighbouring threads over the banks. Four-channel
- * planes are read as 16-byte vectors, so they are padded by whole vectors. */
+/* Shared-memory word of prefix element w, for C words a pixel. A thread
+ * owns 16 or 32 words in a row; padding spreads neighbouring threads over
+ * the banks. Pixels of two and four words are read as one vector, so they
+ * are padded by whole pixels. */
+__host__ __device__ inline int padded_words (int C, int w)
+{
+  return w + (w >> 5) * ((C & (C - 1)) == 0 ? C : 1);
+}
+
 template <int C>
 __host__ __device__ inline int padded (int w)
 {
-  return C == 4 ? w + ((w >> 5) << 2) : w + (w >> 5);
+  return padded_words (C, w);
 }
 
 struct BandParams
@@ -271,30 +284,58 @@ struct BandParams
   int exact;
   /* The shared prefix holds the border-extended entries beyond the row. */
   int extended;
+  /* Words of shared memory from one row's prefix to the next. */
+  int row_words;
 };
 
-/* v[at .. at + 15] += the 16 bytes of q. */
-template <int N>
+/* The words a 16-byte chunk of samples is summed in: a sample a word
+ * (L = 1), or for pixels of C = 1 or 2 words, two channels a word in 16-bit
+ * lanes (L = 2), channels c and c + C sharing word c of the pixel. Sums mod
+ * 2^32 of such words are the lanes' sums side by side, exactly, wherever
+ * each lane's sum lies in [0, 2^16): a lane's carries cancel in every
+ * difference of prefixes that is a window sum. */
+template <int C, int L>
+struct Lanes
+{
+  static constexpr int kWords = kChunk / L;
+  /* The chunk's byte in the low lane of word j, and of lane l. */
+  __host__ __device__ static constexpr int byte_of (int j, int l = 0)
+  {
+    return L == 1 ? j : (j / C) * 2 * C + j % C + l * C;
+  }
+  /* Word j from 32-bit word byte_of (j) / 4 of the chunk, by __byte_perm. */
+  __host__ __device__ static constexpr unsigned selector (int j)
+  {
+    return L == 1 ? 0x4440u | (j % 4) :
+        0x4040u | (byte_of (j, 1) % 4) << 8 | (byte_of (j) % 4);
+  }
+  __device__ static inline uint32_t word (const uint32_t (&w)[4], int j)
+  {
+    return __byte_perm (w[byte_of (j) / 4], 0, selector (j));
+  }
+};
+
+/* v[at ..] += the words of the 16 bytes of q. */
+template <int C, int L, int N>
 __device__ inline void add_bytes (uint32_t (&v)[N], const uint4 & q, int at = 0)
 {
   const uint32_t w[4] = { q.x, q.y, q.z, q.w };
 #pragma unroll
-  for (int k = 0; k < kChunk; ++k)
-    v[at + k] += __byte_perm (w[k / 4], 0, 0x4440 | (k % 4));
+  for (int j = 0; j < Lanes<C, L>::kWords; ++j)
+    v[at + j] += Lanes<C, L>::word (w, j);
 }
 
-/* v[at .. at + 15] += the bytes of enter - the bytes of leave: the window
- * slides down a row. */
-template <int N>
+/* v[at ..] += the words of enter - those of leave: the window slides down
+ * a row. */
+template <int C, int L, int N>
 __device__ inline void slide (uint32_t (&v)[N], const uint4 & enter,
     const uint4 & leave, int at)
 {
   const uint32_t e[4] = { enter.x, enter.y, enter.z, enter.w };
   const uint32_t l[4] = { leave.x, leave.y, leave.z, leave.w };
 #pragma unroll
-  for (int k = 0; k < kChunk; ++k)
-    v[at + k] += __byte_perm (e[k / 4], 0, 0x4440 | (k % 4)) -
-        __byte_perm (l[k / 4], 0, 0x4440 | (k % 4));
+  for (int j = 0; j < Lanes<C, L>::kWords; ++j)
+    v[at + j] += Lanes<C, L>::word (e, j) - Lanes<C, L>::word (l, j);
 }
 
 __device__ inline const uint4 & chunk_at (const uint8_t * src, size_t pitch,
@@ -307,10 +348,11 @@ __device__ inline const uint4 & chunk_at (const uint8_t * src, size_t pitch,
 /* v += the samples of rows row_of (0 .. count - 1) in N neighbouring chunk
  * columns from chunk on, those below chunks only; a negative row adds
  * nothing. Rows are loaded in batches, every chunk's at once. */
-template <int N, int B = kRowBatch, typename RowOf>
-__device__ inline void add_rows (uint32_t (&v)[N * kChunk], const uint8_t * src,
+template <int C, int L, int N, int B = kRowBatch, int V, typename RowOf>
+__device__ inline void add_rows (uint32_t (&v)[V], const uint8_t * src,
     size_t pitch, int chunk, int chunks, int count, RowOf row_of)
 {
+  static_assert (V == N * Lanes<C, L>::kWords, "one word a chunk's lane");
   for (int d = 0; d < count; d += B) {
     uint4 q[B][N];
 #pragma unroll
@@ -325,7 +367,7 @@ __device__ inline void add_rows (uint32_t (&v)[N * kChunk], const uint8_t * src,
     for (int b = 0; b < B; ++b)
 #pragma unroll
       for (int s = 0; s < N; ++s)
-        add_bytes (v, q[b][s], s * kChunk);
+        add_bytes<C, L> (v, q[b][s], s * Lanes<C, L>::kWords);
   }
 }
 
@@ -421,7 +463,7 @@ __global__ void column_band_sums (const uint8_t * __restrict__ src,
   if (chunk >= chunks)
     return;
   uint32_t v[kChunk] = { };
-  add_rows<1, 2 * kRowBatch> (v, src, pitch, chunk, chunks,
+  add_rows<1, 1, 1, 2 * kRowBatch> (v, src, pitch, chunk, chunks,
       min (height, y0 + band_rows) - y0, [=](int d) { return y0 + d; });
   uint4 *out = reinterpret_cast<uint4 *>(prefix + (blockIdx.y + 1) * stride +
       chunk * kChunk);
@@ -504,7 +546,7 @@ __device__ inline void add_column_prefix (uint32_t (&v)[N * kChunk],
     base[4 * k + 2] = q.z;
     base[4 * k + 3] = q.w;
   }
-  add_rows<N> (rows, p.src, p.src_pitch, chunk, p.chunks,
+  add_rows<1, 1, N> (rows, p.src, p.src_pitch, chunk, p.chunks,
       ahead ? y_end - j : j - y0, [=](int d) { return from + d; });
   const uint32_t row_coef = ahead ? 0u - coef : coef;
 #pragma unroll
@@ -514,24 +556,27 @@ __device__ inline void add_column_prefix (uint32_t (&v)[N * kChunk],
 
 /* Vertical window sums of row y for the N chunks from chunk on. Once per
  * band, so out of line; the sums come back through memory. */
-template <int N>
+template <int C, int L, int N>
 __device__ __noinline__ void start_window (uint32_t * out,
     const BandParams & p, int chunk, int y)
 {
-  uint32_t v[N * kChunk] = { };
+  constexpr int S = N * Lanes<C, L>::kWords;
+  uint32_t v[S] = { };
   if (!p.band_prefix) {
     const int first = y - p.radius_y, height = p.height;
     const HipfBorderMode mode = p.mode;
-    add_rows<N> (v, p.src, p.src_pitch, chunk, p.chunks, 2 * p.radius_y + 1,
+    add_rows<C, L, N> (v, p.src, p.src_pitch, chunk, p.chunks,
+        2 * p.radius_y + 1,
         [=](int d) { return border_row (first + d, height, mode); });
-  } else {
+  } else if constexpr (L == 1) {
+    /* Lanes never take band prefixes: their windows are short. */
     auto add = [&](uint32_t coef, int j) {
       add_column_prefix<N> (v, coef, j, p, chunk);
     };
     expand_prefix (y + p.radius_y + 1, p.height, p.mode, 1u, add);
     expand_prefix (y - p.radius_y, p.height, p.mode, 0u - 1u, add);
   }
-  for (int k = 0; k < N * kChunk; ++k)
+  for (int k = 0; k < S; ++k)
     out[k] = v[k];
 }
 
@@ -572,6 +617,53 @@ __device__ inline uint32_t divide_by_reciprocal (uint32_t x, uint32_t n,
   return q;
 }
 
+/* The C words of the pixel at prefix word w, as one access where C is 2
+ * or 4 (padded() keeps those pixels whole and aligned). */
+template <int C>
+__device__ inline void load_pixel (const uint32_t * prefix, int w,
+    uint32_t (&a)[C])
+{
+  if constexpr (C == 4) {
+    const uint4 q = *reinterpret_cast<const uint4 *>(prefix + padded<C> (w));
+    a[0] = q.x;
+    a[1] = q.y;
+    a[2] = q.z;
+    a[3] = q.w;
+  } else if constexpr (C == 2) {
+    const uint2 q = *reinterpret_cast<const uint2 *>(prefix + padded<C> (w));
+    a[0] = q.x;
+    a[1] = q.y;
+  } else {
+#pragma unroll
+    for (int c = 0; c < C; ++c)
+      a[c] = prefix[padded<C> (w + c)];
+  }
+}
+
+template <int C>
+__device__ inline void store_pixel (uint32_t * prefix, int w,
+    const uint32_t (&a)[C])
+{
+  if constexpr (C == 4) {
+    *reinterpret_cast<uint4 *>(prefix + padded<C> (w)) =
+        make_uint4 (a[0], a[1], a[2], a[3]);
+  } else if constexpr (C == 2) {
+    *reinterpret_cast<uint2 *>(prefix + padded<C> (w)) = make_uint2 (a[0], a[1]);
+  } else {
+#pragma unroll
+    for (int c = 0; c < C; ++c)
+      prefix[padded<C> (w + c)] = a[c];
+  }
+}
+
+/* The top bytes of a, b, c and d, as the bytes of one word in that order. */
+__device__ inline uint32_t top_bytes (uint32_t a, uint32_t b, uint32_t c,
+    uint32_t d)
+{
+  return __byte_perm (__byte_perm (a, b, 0x0073), __byte_perm (c, d, 0x0073),
+      0x5410);
+}
+
 /* P_c(j) of the row prefix in shared memory, for extended_prefix(). */
 template <int C>
 struct SharedPrefix
@@ -585,51 +677,103 @@ struct SharedPrefix
   }
 };
 
-/* Rounded means of one chunk of the row, written as 16 bytes, from the
- * prefix entries at lag (the window's start) and lag + lead. Samples past
- * the row land in its padding. */
-enum class Division { kExact, kExactShifted, kCorrected };
-
-template <int C, Division D>
-__device__ inline void store_means (const uint32_t * prefix, int lag,
-    int lead, uint32_t n, uint32_t magic, int shift, uint8_t * out)
+/* The 16 bytes of a chunk from the top bytes of its lanes' products. */
+template <int C>
+__device__ inline void store_lane_quotients (const uint32_t (&t)[kChunk / 2][2],
+    uint8_t * out)
 {
-  const uint32_t half = n / 2;
-  auto mean = [&](uint32_t sum) {
-    const uint32_t x = sum + half;
-    if (D == Division::kExact)
-      return __umulhi (x, magic);
-    if (D == Division::kExactShifted)
-      return __umulhi (x, magic) >> shift;
-    return divide_corrected (x, magic, n);
+  /* Byte k of the chunk is lane (k % 2C) / C of word (k / 2C) C + k % C. */
+  auto at = [&](int k) {
+    return t[k / (2 * C) * C + k % C][k % (2 * C) / C];
   };
   uint32_t packed[kChunk / 4];
 #pragma unroll
-  for (int px = 0; px < kChunk / 4; ++px) {
-    const int i = lag + 4 * px;
-    if constexpr (C == 4) {
-      const uint4 a = *reinterpret_cast<const uint4 *>(prefix + padded<C> (i));
-      const uint4 b = *reinterpret_cast<const uint4 *>(prefix +
-          padded<C> (i + lead));
-      packed[px] = mean (b.x - a.x) | mean (b.y - a.y) << 8 |
-          mean (b.z - a.z) << 16 | mean (b.w - a.w) << 24;
-    } else {
-      uint32_t word = 0;
-#pragma unroll
-      for (int k = 0; k < 4; ++k)
-        word |= mean (prefix[padded<C> (i + k + lead)] -
-            prefix[padded<C> (i + k)]) << (8 * k);
-      packed[px] = word;
-    }
-  }
+  for (int w = 0; w < kChunk / 4; ++w)
+    packed[w] = top_bytes (at (4 * w), at (4 * w + 1), at (4 * w + 2),
+        at (4 * w + 3));
   *reinterpret_cast<uint4 *>(out) =
       make_uint4 (packed[0], packed[1], packed[2], packed[3]);
+}
+
+/* Lane means of a chunk from the prefix words at lag and lag + lead. Lanes
+ * divide by multiplying: with m = ceil (2^24 / n) for n < 2^8,
+ * (x + n / 2) m has floor ((x + n / 2) / n) in its top byte for every lane
+ * sum x <= 255 n, since the error x (m n - 2^24) / n stays below 2^24 / n;
+ * the half comes in as bias = m (n / 2). multiplier (px, m, bias) gives
+ * pixel px of the chunk its m and bias. */
+template <int C, typename Multiplier>
+__device__ inline void store_lane_means (const uint32_t * prefix, int lag,
+    int lead, Multiplier multiplier, uint8_t * out)
+{
+  constexpr int W = Lanes<C, 2>::kWords;
+  uint32_t t[W][2];
+#pragma unroll
+  for (int px = 0; px < W / C; ++px) {
+    uint32_t m, bias, a[C], b[C];
+    multiplier (px, m, bias);
+    load_pixel<C> (prefix, lag + C * px, a);
+    load_pixel<C> (prefix, lag + C * px + lead, b);
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+      const uint32_t d = b[c] - a[c];
+      t[C * px + c][0] = (d & 0xffffu) * m + bias;
+      t[C * px + c][1] = (d >> 16) * m + bias;
+    }
+  }
+  store_lane_quotients<C> (t, out);
+}
+
+/* Rounded means of one chunk of the row, written as 16 bytes, from the
+ * prefix words at lag (the window's start) and lag + lead. Samples past
+ * the row land in its padding. */
+enum class Division { kExact, kExactShifted, kCorrected, kLanes };
+
+template <int C, int L, Division D>
+__device__ inline void store_means (const uint32_t * prefix, int lag,
+    int lead, uint32_t n, uint32_t magic, int shift, uint8_t * out)
+{
+  if constexpr (D == Division::kLanes && L == 2) {
+    const uint32_t bias = (n / 2) * magic;
+    store_lane_means<C> (prefix, lag, lead,
+        [&](int, uint32_t & m, uint32_t & b) { m = magic; b = bias; }, out);
+  } else {
+    uint32_t packed[kChunk / 4];
+    const uint32_t half = n / 2;
+    auto mean = [&](uint32_t sum) {
+      const uint32_t x = sum + half;
+      if (D == Division::kExact)
+        return __umulhi (x, magic);
+      if (D == Division::kExactShifted)
+        return __umulhi (x, magic) >> shift;
+      return divide_corrected (x, magic, n);
+    };
+#pragma unroll
+    for (int px = 0; px < kChunk / 4; ++px) {
+      const int i = lag + 4 * px;
+      if constexpr (C == 4) {
+        uint32_t a[C], b[C];
+        load_pixel<C> (prefix, i, a);
+        load_pixel<C> (prefix, i + lead, b);
+        packed[px] = mean (b[0] - a[0]) | mean (b[1] - a[1]) << 8 |
+            mean (b[2] - a[2]) << 16 | mean (b[3] - a[3]) << 24;
+      } else {
+        uint32_t word = 0;
+#pragma unroll
+        for (int k = 0; k < 4; ++k)
+          word |= mean (prefix[padded<C> (i + k + lead)] -
+              prefix[padded<C> (i + k)]) << (8 * k);
+        packed[px] = word;
+      }
+    }
+    *reinterpret_cast<uint4 *>(out) =
+        make_uint4 (packed[0], packed[1], packed[2], packed[3]);
+  }
 }
 
 /* Means of a chunk whose windows cross the row's ends, where the prefix has
  * no extension to read (the closed forms stand in for it), or where the
  * valid mode gives each pixel its own count. */
-template <int C>
+template <int C, int L>
 __device__ __noinline__ void store_edge_means (const uint32_t * prefix,
     int i0, const BandParams & p, int origin, bool extended,
     uint32_t count_y, uint8_t * out)
@@ -643,17 +787,16 @@ __device__ __noinline__ void store_edge_means (const uint32_t * prefix,
       for (int px = 0; px < kChunk / 4; ++px) {
         const int x = min (i0 / 4 + px, p.width - 1);
         const int xa = x - p.radius_x, xb = x + p.radius_x + 1;
-        const uint4 a = *reinterpret_cast<const uint4 *>(prefix +
-            padded<C> (origin + xa * C));
-        const uint4 b = *reinterpret_cast<const uint4 *>(prefix +
-            padded<C> (origin + xb * C));
+        uint32_t a[C], b[C];
+        load_pixel<C> (prefix, origin + xa * C, a);
+        load_pixel<C> (prefix, origin + xb * C, b);
         const uint32_t n = window_count (xa, xb, p.width, p.mode) * count_y;
         const float r = __frcp_rn ((float) n);
         const uint32_t half = n / 2;
-        packed[px] = divide_by_reciprocal (b.x - a.x + half, n, r) |
-            divide_by_reciprocal (b.y - a.y + half, n, r) << 8 |
-            divide_by_reciprocal (b.z - a.z + half, n, r) << 16 |
-            divide_by_reciprocal (b.w - a.w + half, n, r) << 24;
+#pragma unroll
+        for (int c = 0; c < C; ++c)
+          packed[px] |= divide_by_reciprocal (b[c] - a[c] + half, n, r) <<
+              (8 * c);
       }
       *reinterpret_cast<uint4 *>(out) =
           make_uint4 (packed[0], packed[1], packed[2], packed[3]);
@@ -661,8 +804,8 @@ __device__ __noinline__ void store_edge_means (const uint32_t * prefix,
     }
   }
 #pragma unroll
-  for (int k = 0; k < kChunk; ++k) {
-    const int i = min (i0 + k, samples - 1), x = i / C, c = i % C;
+  for (int j = 0; j < Lanes<C, L>::kWords; ++j) {
+    const int i = min (i0 + j, samples - 1), x = i / C, c = i % C;
     const int xa = x - p.radius_x, xb = x + p.radius_x + 1;
     uint32_t sum;
     if (extended) {
@@ -674,8 +817,14 @@ __device__ __noinline__ void store_edge_means (const uint32_t * prefix,
           extended_prefix (pc, p.width, xa, p.mode);
     }
     const uint32_t n = window_count (xa, xb, p.width, p.mode) * count_y;
-    packed[k / 4] |= divide_by_reciprocal (sum + n / 2, n, __frcp_rn ((float) n))
-        << (8 * (k % 4));
+    const float r = __frcp_rn ((float) n);
+#pragma unroll
+    for (int l = 0; l < L; ++l) {
+      const uint32_t lane = L == 1 ? sum : l ? sum >> 16 : sum & 0xffffu;
+      const int k = Lanes<C, L>::byte_of (j, l);
+      packed[k / 4] |= divide_by_reciprocal (lane + n / 2, n, r) <<
+          (8 * (k % 4));
+    }
   }
   *reinterpret_cast<uint4 *>(out) =
       make_uint4 (packed[0], packed[1], packed[2], packed[3]);
@@ -699,54 +848,79 @@ __device__ inline void extend_periodic (uint32_t * prefix, int origin,
     const int j = mirror ? (left ? 1 - k : 2 * width - 1 - k) :
         (left ? k + width : k - width);
     uint32_t f[C], e[C];
-    if constexpr (C == 4) {
-      const uint4 q = *reinterpret_cast<const uint4 *>(prefix +
-          padded<C> (origin + j * C));
-      f[0] = q.x;
-      f[1] = q.y;
-      f[2] = q.z;
-      f[3] = q.w;
-    } else {
-#pragma unroll
-      for (int c = 0; c < C; ++c)
-        f[c] = prefix[padded<C> (origin + j * C + c)];
-    }
+    load_pixel<C> (prefix, origin + j * C, f);
 #pragma unroll
     for (int c = 0; c < C; ++c)
       e[c] = mirror ? (left ? first[c] - f[c] : 2 * total[c] - last[c] - f[c])
           : (left ? f[c] - total[c] : total[c] + f[c]);
-    if constexpr (C == 4) {
-      *reinterpret_cast<uint4 *>(prefix + padded<C> (origin + k * C)) =
-          make_uint4 (e[0], e[1], e[2], e[3]);
-    } else {
-#pragma unroll
-      for (int c = 0; c < C; ++c)
-        prefix[padded<C> (origin + k * C + c)] = e[c];
-    }
+    store_pixel<C> (prefix, origin + k * C, e);
   }
 }
 
-/* Each block owns a band of whole rows. Per output row: the vertical window
- * sums (held in registers) are scanned along the row in two steps, within
- * each warp and then across the warps' totals, which every warp scans for
- * itself rather than waiting on one; the prefix goes to shared memory with
- * the border-extended prefix around it, and every mean is then a difference
- * of two prefix entries. Two barriers a row: the warp totals are complete,
- * the prefix is complete (wrap and mirror take a third, for the entries
- * beyond the row's ends that follow from it). Nothing needs more, because
- * each shared array is rewritten only after a barrier its readers have
- * passed. */
-template <int C, int CH>
-__global__ void __launch_bounds__ (band_threads (CH), 1)
+/* The rows entering and leaving the window as it moves down to output row
+ * t, in the thread's chunks; nothing from t = y_end on. */
+template <int CH>
+struct Transition
+{
+  uint4 enter[CH], leave[CH];
+};
+
+template <int CH>
+__device__ inline Transition<CH> load_transition (const BandParams & p, int t,
+    int y_end)
+{
+  Transition<CH> q;
+  const bool more = t < y_end;
+  const int enter = more ? border_row (t + p.radius_y, p.height, p.mode) : -1;
+  const int leave = more ? border_row (t - p.radius_y - 1, p.height, p.mode) :
+      -1;
+#pragma unroll
+  for (int s = 0; s < CH; ++s) {
+    const int chunk = threadIdx.x * CH + s;
+    const bool valid = chunk < p.chunks;
+    q.enter[s] = valid && enter >= 0 ? chunk_at (p.src, p.src_pitch, enter,
+        chunk) : make_uint4 (0, 0, 0, 0);
+    q.leave[s] = valid && leave >= 0 ? chunk_at (p.src, p.src_pitch, leave,
+        chunk) : make_uint4 (0, 0, 0, 0);
+  }
+  return q;
+}
+
+template <int C, int L, int CH, int N>
+__device__ inline void apply (uint32_t (&v)[N], const Transition<CH> & q)
+{
+#pragma unroll
+  for (int s = 0; s < CH; ++s)
+    slide<C, L> (v, q.enter[s], q.leave[s], s * Lanes<C, L>::kWords);
+}
+
+/* Each block owns a band of whole rows and takes R output rows a step.
+ * Per row: the vertical window sums (held in registers) are scanned along
+ * the row in two steps, within each warp and then across the warps'
+ * totals, which every warp scans for itself rather than waiting on one;
+ * the prefix goes to shared memory with the border-extended prefix around
+ * it, and every mean is then a difference of two prefix entries. Two
+ * barriers a step: the warp totals are complete, the prefixes are complete
+ * (wrap and mirror take a third, for the entries beyond the row's ends that
+ * follow from them). Nothing needs more, because each shared array is
+ * rewritten only after a barrier its readers have passed. Two rows a step
+ * halve the barriers a row and give each warp two independent scans to
+ * interleave, where registers allow. */
+template <int C, int CH, int L, int R>
+__global__ void __launch_bounds__ (band_threads (R * CH * Lanes<C, L>::kWords), 1)
 box_blur_bands (BandParams p)
 {
-  /* F_c(k) at padded (origin + k * C + c): the prefix of the row, for k in
-   * [0, width], and when extended that of the border-extended row, for k
-   * in [-radius_x, width + radius_x]. */
+  /* Row r's F_c(k) at prefix[r * row_words + padded (origin + k * C + c)]:
+   * the prefix of the row, for k in [0, width], and when extended that of
+   * the border-extended row, for k in [-radius_x, width + radius_x]. */
   extern __shared__ uint32_t prefix[];
-  __shared__ uint4 warp_sums[kScanWarps];       /* per channel */
-  __shared__ uint32_t edge_sums[2][kMaxChannels];     /* first, last pixel */
-  constexpr int S = CH * kChunk;        /* samples a thread owns */
+  __shared__ uint4 warp_sums[R][kScanWarps];    /* per channel */
+  __shared__ uint32_t edge_sums[R][2][kMaxChannels];  /* first, last pixel */
+  /* The valid mode's lane multipliers for the windows cut short at the
+   * row's ends, by their width. */
+  __shared__ uint32_t cut_magic[R][L == 2 ? kMaxLaneWindow / 2 + 1 : 1];
+  constexpr int W = Lanes<C, L>::kWords;
+  constexpr int S = CH * W;             /* words a thread owns */
   const int samples = p.width * C, rx = p.radius_x, width = p.width;
   const bool extended = p.extended;
   const int origin = extended ? rx * C : 0;
@@ -758,6 +932,9 @@ box_blur_bands (BandParams p)
   /* Sample i's own prefix entry is F(x + 1); its window is F(x + rx + 1)
    * - F(x - rx). */
   const int own = origin + C, lead = C * (2 * rx + 1), lag = origin - rx * C;
+  const bool periodic = extended && (p.mode == HIPF_BORDER_WRAP
+      || p.mode == HIPF_BORDER_MIRROR);
+  const bool counted = L == 2 && extended && p.mode == HIPF_BORDER_VALID;
   /* Warps with a pixel whose window crosses the row's ends, where that
    * has no simple mean, take the slower means for all their chunks, so
    * that the out-of-line call is never divergent: with CUDA 13's nvcc, a
@@ -768,125 +945,136 @@ box_blur_bands (BandParams p)
     const int last = min ((warp + 1) * kWarpSize * S, samples) - 1;
     at_edge = first / C < rx || last / C >= width - rx;
   }
-  uint32_t v[S];
+  /* v[0]: the window sums of the step's first row, carried; pending: the
+   * transitions to its other rows, loaded a step ahead. */
+  uint32_t v[R][S];
+  Transition<CH> pending[R];
 
   {
     uint32_t start[S] = { };
     if (threadIdx.x * CH < p.chunks)
-      start_window<CH> (start, p, threadIdx.x * CH, y0);
+      start_window<C, L, CH> (start, p, threadIdx.x * CH, y0);
 #pragma unroll
     for (int k = 0; k < S; ++k)
-      v[k] = start[k];
+      v[0][k] = start[k];
+#pragma unroll
+    for (int r = 1; r < R; ++r)
+      pending[r] = load_transition<CH> (p, y0 + r, y1);
   }
 
-  for (int y = y0; y < y1; ++y) {
-    /* The rows entering and leaving the window for the next output row,
-     * loaded now so their latency hides behind this row's work. */
-    uint4 enter_q[CH], leave_q[CH];
-    {
-      const bool more = y + 1 < y1;
-      const int enter = more ? border_row (y + p.radius_y + 1, p.height,
-          p.mode) : -1;
-      const int leave = more ? border_row (y - p.radius_y, p.height,
-          p.mode) : -1;
+  for (int y = y0; y < y1; y += R) {
 #pragma unroll
-      for (int s = 0; s < CH; ++s) {
-        const int chunk = threadIdx.x * CH + s;
-        const bool valid = chunk < p.chunks;
-        enter_q[s] = valid && enter >= 0 ? chunk_at (p.src, p.src_pitch,
-            enter, chunk) : make_uint4 (0, 0, 0, 0);
-        leave_q[s] = valid && leave >= 0 ? chunk_at (p.src, p.src_pitch,
-            leave, chunk) : make_uint4 (0, 0, 0, 0);
-      }
-    }
-
-    /* Samples past the row (in its padding) must not count. */
-    if (i0 + S > samples) {
+    for (int r = 1; r < R; ++r) {
 #pragma unroll
       for (int k = 0; k < S; ++k)
-        v[k] = i0 + k < samples ? v[k] : 0;
+        v[r][k] = v[r - 1][k];
+      apply<C, L> (v[r], pending[r]);
     }
+    /* The transitions of the next step, loaded now so that their latency
+     * hides behind this step's work. */
+    const Transition<CH> next = load_transition<CH> (p, y + R, y1);
+#pragma unroll
+    for (int r = 1; r < R; ++r)
+      pending[r] = load_transition<CH> (p, y + R + r, y1);
 
     /* The thread's totals, scanned within the warp. The thread's own
      * prefix is formed again after the barrier rather than held across
      * it, which would cost a register per sample. */
     const int base = C == 3 ? i0 % 3 : 0;
-    uint32_t total[C] = { }, incl[C];
+    uint32_t total[R][C], incl[R][C];
 #pragma unroll
-    for (int k = 0; k < S; ++k) {
-      const int c = chunk_channel<C> (base, k);
-      put<C> (total, c, pick<C> (total, c) + v[k]);
+    for (int r = 0; r < R; ++r) {
+      /* Samples past the row (in its padding) must not count. */
+      if (i0 + S > samples) {
+#pragma unroll
+        for (int k = 0; k < S; ++k)
+          v[r][k] = i0 + k < samples ? v[r][k] : 0;
+      }
+#pragma unroll
+      for (int c = 0; c < C; ++c)
+        total[r][c] = 0;
+#pragma unroll
+      for (int k = 0; k < S; ++k) {
+        const int c = chunk_channel<C> (base, k);
+        put<C> (total[r], c, pick<C> (total[r], c) + v[r][k]);
+      }
+#pragma unroll
+      for (int c = 0; c < C; ++c)
+        incl[r][c] = total[r][c];
     }
-#pragma unroll
-    for (int c = 0; c < C; ++c)
-      incl[c] = total[c];
 #pragma unroll
     for (int off = 1; off < kWarpSize; off <<= 1) {
 #pragma unroll
-      for (int c = 0; c < C; ++c) {
-        const uint32_t n = shfl_up (incl[c], off);
-        if (lane >= off)
-          incl[c] += n;
+      for (int r = 0; r < R; ++r) {
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+          const uint32_t n = shfl_up (incl[r][c], off);
+          if (lane >= off)
+            incl[r][c] += n;
+        }
       }
     }
-    if (lane == kWarpSize - 1)
-      warp_sums[warp] = make_uint4 (incl[0], C > 1 ? incl[C > 1 ? 1 : 0] : 0,
-          C > 2 ? incl[C > 2 ? 2 : 0] : 0, C > 3 ? incl[C > 3 ? 3 : 0] : 0);
-    /* The edge pixels' sums, which the clamp and mirror extensions use. */
-    if (i0 < C) {
 #pragma unroll
-      for (int k = 0; k < C; ++k)
-        if (i0 + k < C)
-          edge_sums[0][i0 + k] = v[k];
-    }
-    if (i0 + S > samples - C && i0 < samples) {
+    for (int r = 0; r < R; ++r) {
+      const uint32_t (&in)[C] = incl[r];
+      if (lane == kWarpSize - 1)
+        warp_sums[r][warp] = make_uint4 (in[0], C > 1 ? in[C > 1 ? 1 : 0] : 0,
+            C > 2 ? in[C > 2 ? 2 : 0] : 0, C > 3 ? in[C > 3 ? 3 : 0] : 0);
+      /* The edge pixels' sums, which the clamp and mirror extensions use. */
+      if (i0 < C) {
 #pragma unroll
-      for (int k = 0; k < S; ++k)
-        if (i0 + k >= samples - C && i0 + k < samples)
-          edge_sums[1][(i0 + k) % C] = v[k];
+        for (int k = 0; k < C; ++k)
+          if (i0 + k < C)
+            edge_sums[r][0][i0 + k] = v[r][k];
+      }
+      if (i0 + S > samples - C && i0 < samples) {
+#pragma unroll
+        for (int k = 0; k < S; ++k)
+          if (i0 + k >= samples - C && i0 + k < samples)
+            edge_sums[r][1][(i0 + k) % C] = v[r][k];
+      }
     }
     __syncthreads ();
 
-    /* Across the warps: every warp sums the totals of the warps before
-     * its own, and of all of them, by reductions rather than a scan. */
-    uint32_t before[C], row_total[C], s0[C], s_last[C];
-    const uint4 sums = lane < warps ? warp_sums[lane] : make_uint4 (0, 0, 0, 0);
+    uint32_t row_total[R][C], s0[R][C], s_last[R][C];
 #pragma unroll
-    for (int c = 0; c < C; ++c) {
-      const uint32_t x = c == 0 ? sums.x : c == 1 ? sums.y : c == 2 ? sums.z :
-          sums.w;
-      before[c] = warp_sum (lane < warp ? x : 0) + incl[c] - total[c];
-      row_total[c] = warp_sum (x);
-      s0[c] = edge_sums[0][c];
-      s_last[c] = edge_sums[1][c];
-    }
-
-    /* The thread's own prefix entries. */
-    {
+    for (int r = 0; r < R; ++r) {
+      uint32_t *const row = prefix + r * p.row_words;
+      /* Across the warps: every warp sums the totals of the warps before
+       * its own, and of all of them, by reductions rather than a scan. */
       uint32_t run[C];
+      const uint4 sums = lane < warps ? warp_sums[r][lane] :
+          make_uint4 (0, 0, 0, 0);
 #pragma unroll
-      for (int c = 0; c < C; ++c)
-        run[c] = before[c];
-      /* A thread whose samples all lie in the row stores them without a
-       * test each, which the compiler turned into a branch a store. */
+      for (int c = 0; c < C; ++c) {
+        const uint32_t x = c == 0 ? sums.x : c == 1 ? sums.y : c == 2 ?
+            sums.z : sums.w;
+        run[c] = warp_sum (lane < warp ? x : 0) + incl[r][c] - total[r][c];
+        row_total[r][c] = warp_sum (x);
+        s0[r][c] = edge_sums[r][0][c];
+        s_last[r][c] = edge_sums[r][1][c];
+      }
+
+      /* The thread's own prefix entries. A thread whose samples all lie in
+       * the row stores them without a test each, which the compiler turned
+       * into a branch a store. */
       auto store_run = [&](bool guarded) {
-        if constexpr (C == 4) {
+        if constexpr (C == 4 || C == 2) {
 #pragma unroll
-          for (int px = 0; px < S / 4; ++px) {
+          for (int px = 0; px < S / C; ++px) {
 #pragma unroll
             for (int c = 0; c < C; ++c)
-              run[c] += v[4 * px + c];
-            if (!guarded || i0 + 4 * px < samples)
-              *reinterpret_cast<uint4 *>(prefix + padded<C> (i0 + 4 * px +
-                      own)) = make_uint4 (run[0], run[1], run[2], run[3]);
+              run[c] += v[r][C * px + c];
+            if (!guarded || i0 + C * px < samples)
+              store_pixel<C> (row, i0 + C * px + own, run);
           }
         } else {
 #pragma unroll
           for (int k = 0; k < S; ++k) {
             const int c = chunk_channel<C> (base, k);
-            put<C> (run, c, pick<C> (run, c) + v[k]);
+            put<C> (run, c, pick<C> (run, c) + v[r][k]);
             if (!guarded || i0 + k < samples)
-              prefix[padded<C> (i0 + k + own)] = pick<C> (run, c);
+              row[padded<C> (i0 + k + own)] = pick<C> (run, c);
           }
         }
       };
@@ -894,67 +1082,108 @@ box_blur_bands (BandParams p)
         store_run (false);
       else
         store_run (true);
-    }
 
-    auto extend = [&](int k, int c, uint32_t value) {
-      prefix[padded<C> (origin + k * C + c)] = value;
-    };
-    if (threadIdx.x == 0) {
-#pragma unroll
-      for (int c = 0; c < C; ++c)
-        extend (0, c, 0);
-    }
-    /* Wrap and mirror entries come from the row's own prefix, so every
-     * thread fills some of them once the prefix is complete (below); zero,
-     * valid and clamp have closed forms in the row's ends. */
-    const bool periodic = extended && (p.mode == HIPF_BORDER_WRAP
-        || p.mode == HIPF_BORDER_MIRROR);
-    if (extended && !periodic) {
-      const bool clamp = p.mode == HIPF_BORDER_CLAMP;
-      for (int m = threadIdx.x; m < 2 * rx; m += blockDim.x) {
-        const bool left = m < rx;
-        const int k = left ? m - rx : width + 1 + m - rx;
+      auto extend = [&](int k, int c, uint32_t value) {
+        row[padded<C> (origin + k * C + c)] = value;
+      };
+      if (threadIdx.x == 0) {
 #pragma unroll
         for (int c = 0; c < C; ++c)
-          extend (k, c, left ? (clamp ? (uint32_t) k * s0[c] : 0u) :
-              row_total[c] + (clamp ? (uint32_t) (k - width) * s_last[c] : 0u));
+          extend (0, c, 0);
+      }
+      /* Wrap and mirror entries come from the row's own prefix, so every
+       * thread fills some of them once the prefix is complete (below);
+       * zero, valid and clamp have closed forms in the row's ends. */
+      if (extended && !periodic) {
+        const bool clamp = p.mode == HIPF_BORDER_CLAMP;
+        for (int m = threadIdx.x; m < 2 * rx; m += blockDim.x) {
+          const bool left = m < rx;
+          const int k = left ? m - rx : width + 1 + m - rx;
+#pragma unroll
+          for (int c = 0; c < C; ++c)
+            extend (k, c, left ? (clamp ? (uint32_t) k * s0[r][c] : 0u) :
+                row_total[r][c] + (clamp ? (uint32_t) (k - width) *
+                    s_last[r][c] : 0u));
+        }
       }
     }
-    /* Slide the window down a row, with the loads issued early: done
-     * here, the loaded rows need no registers while the means are formed. */
+    if (counted) {
 #pragma unroll
-    for (int s = 0; s < CH; ++s)
-      slide (v, enter_q[s], leave_q[s], s * kChunk);
+      for (int r = 0; r < R; ++r) {
+        const uint32_t count_y = window_count (y + r - p.radius_y,
+            y + r + p.radius_y + 1, p.height, p.mode);
+        for (int k = threadIdx.x; k <= rx; k += blockDim.x) {
+          const uint32_t n = (uint32_t) (rx + 1 + k) * count_y;
+          cut_magic[r][k] = ((1u << 24) + n - 1) / n;
+        }
+      }
+    }
+    /* Slide the window down to the next step, with the loads issued early:
+     * done here, the loaded rows need no registers while the means are
+     * formed. */
+    if constexpr (R > 1) {
+#pragma unroll
+      for (int k = 0; k < S; ++k)
+        v[0][k] = v[R - 1][k];
+    }
+    apply<C, L> (v[0], next);
     __syncthreads ();
     if (periodic) {
-      extend_periodic<C> (prefix, origin, width, rx,
-          p.mode == HIPF_BORDER_MIRROR, row_total, s0, s_last);
+#pragma unroll
+      for (int r = 0; r < R; ++r)
+        extend_periodic<C> (prefix + r * p.row_words, origin, width, rx,
+            p.mode == HIPF_BORDER_MIRROR, row_total[r], s0[r], s_last[r]);
       __syncthreads ();
     }
 
-    /* Means off the prefix. Inside the valid mode's top and bottom rows
-     * the window holds fewer rows, and n changes with the row. */
-    const int ya = y - p.radius_y, yb = y + p.radius_y + 1;
-    const uint32_t count_y = window_count (ya, yb, p.height, p.mode);
-    const uint32_t n = (uint32_t) (2 * rx + 1) * count_y;
-    const bool exact = p.exact && count_y == (uint32_t) (2 * p.radius_y + 1);
-    uint8_t *out = p.dst + (size_t) y * p.dst_pitch;
-    for (int s = 0; s < CH; ++s) {
-      const int chunk = threadIdx.x * CH + s, ic = chunk * kChunk;
-      if (chunk >= p.chunks)
-        continue;
-      if (at_edge)
-        store_edge_means<C> (prefix, ic, p, origin, extended, count_y,
-            out + ic);
-      else if (exact && p.shift == 0)
-        store_means<C, Division::kExact> (prefix, ic + lag, lead, n, p.magic,
-            0, out + ic);
-      else if (exact)
-        store_means<C, Division::kExactShifted> (prefix, ic + lag, lead, n,
-            p.magic, p.shift, out + ic);
-      else
-        store_means<C, Division::kCorrected> (prefix, ic + lag, lead, n,
-            0xffffffffu / n, 0, out + ic);
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      if (R > 1 && y + r >= y1)
+        break;
+      const uint32_t *const row = prefix + r * p.row_words;
+      /* Means off the prefix. Inside the valid mode's top and bottom rows
+       * the window holds fewer rows, and n changes with the row. */
+      const int ya = y + r - p.radius_y, yb = y + r + p.radius_y + 1;
+      const uint32_t count_y = window_count (ya, yb, p.height, p.mode);
+      const uint32_t n = (uint32_t) (2 * rx + 1) * count_y;
+      const bool exact = p.exact && count_y == (uint32_t) (2 * p.radius_y + 1);
+      uint8_t *row_out = p.dst + (size_t) (y + r) * p.dst_pitch;
+      uint32_t lane_magic = p.magic;
+      if (L == 2 && !exact)
+        lane_magic = ((1u << 24) + n - 1) / n;
+      for (int s = 0; s < CH; ++s) {
+        const int chunk = threadIdx.x * CH + s, ic = chunk * W;
+        uint8_t *out = row_out + (size_t) chunk * kChunk;
+        if (chunk >= p.chunks)
+          continue;
+        if (at_edge && counted) {
+          /* Pixels within rx of the row's ends count fewer columns, h, and
+           * take cut_magic[h - rx - 1]. */
+          const int x0 = ic / C;
+          const uint32_t *magic = cut_magic[r];
+          store_lane_means<C> (row, ic + lag, lead,
+              [&](int px, uint32_t & m, uint32_t & bias) {
+                const int x = x0 + px;
+                const int h = min (x + rx, width - 1) - max (x - rx, 0) + 1;
+                m = magic[max (h - rx - 1, 0)];
+                bias = ((uint32_t) h * count_y / 2) * m;
+              }, out);
+        }
+        else if (at_edge)
+          store_edge_means<C, L> (row, ic, p, origin, extended, count_y, out);
+        else if (L == 2)
+          store_means<C, L, Division::kLanes> (row, ic + lag, lead, n,
+              lane_magic, 0, out);
+        else if (exact && p.shift == 0)
+          store_means<C, L, Division::kExact> (row, ic + lag, lead, n,
+              p.magic, 0, out);
+        else if (exact)
+          store_means<C, L, Division::kExactShifted> (row, ic + lag, lead, n,
+              p.magic, p.shift, out);
+        else
+          store_means<C, L, Division::kCorrected> (row, ic + lag, lead, n,
+              0xffffffffu / n, 0, out);
+      }
     }
   }
 }
@@ -963,6 +1192,9 @@ box_blur_bands (BandParams p)
 struct BandPlan
 {
   bool ok;
+  int lanes;                    /* channels summed in a word */
+  int rows;                     /* output rows a step */
+  int row_words;                /* shared words a row's prefix takes */
   int chunks_per_thread;
   int threads;
   int bands;
@@ -974,87 +1206,127 @@ struct BandPlan
   size_t prefix_stride;
 };
 
-template <int C, int CHUNKS>
+template <int C, int CH, int L, int R>
 void *band_kernel ()
 {
-  return reinterpret_cast<void *>(box_blur_bands<C, CHUNKS>);
+  return reinterpret_cast<void *>(box_blur_bands<C, CH, L, R>);
 }
 
-/* Four-channel rows take two chunks a thread, the others one: each kernel
- * costs minutes of AMD build time, and the wider rows of the others are
- * rare enough for the general path. */
-template <int C>
-void *band_kernel_chunks (int chunks_per_thread)
+/* Four-channel rows take two chunks a thread, the others one; two-lane
+ * words (four- and two-channel pixels) two chunks, 16 words. Two rows a
+ * step where the registers hold them: lanes, and rows of one or two
+ * channels up to 512 chunks (8192 pixels of GRAY8). Each kernel costs
+ * minutes of AMD build time, and wider rows are rare enough for the
+ * general path. */
+template <int CHANNELS>
+void *band_kernel_chunks (int chunks_per_thread, int lanes, int rows)
 {
-  if constexpr (C == 4)
-    return chunks_per_thread == 2 ? band_kernel<C, 2> () : nullptr;
+  if (lanes == 2) {
+    if constexpr (CHANNELS % 2 == 0)
+      return chunks_per_thread == 2 && rows == 2 ?
+          band_kernel<CHANNELS / 2, 2, 2, 2> () : nullptr;
+    return nullptr;
+  }
+  if constexpr (CHANNELS == 4)
+    return chunks_per_thread == 2 && rows == 1 ?
+        band_kernel<CHANNELS, 2, 1, 1> () : nullptr;
+  else if constexpr (CHANNELS == 3)
+    return chunks_per_thread == 1 && rows == 1 ?
+        band_kernel<CHANNELS, 1, 1, 1> () : nullptr;
   else
-    return chunks_per_thread == 1 ? band_kernel<C, 1> () : nullptr;
+    return chunks_per_thread == 1 && rows == 2 ?
+        band_kernel<CHANNELS, 1, 1, 2> () : nullptr;
 }
 
-void *band_kernel_for (int channels, int chunks_per_thread)
+void *band_kernel_for (int channels, int chunks_per_thread, int lanes,
+    int rows)
 {
   switch (channels) {
-    case 1: return band_kernel_chunks<1> (chunks_per_thread);
-    case 2: return band_kernel_chunks<2> (chunks_per_thread);
-    case 3: return band_kernel_chunks<3> (chunks_per_thread);
-    default: return band_kernel_chunks<4> (chunks_per_thread);
+    case 1: return band_kernel_chunks<1> (chunks_per_thread, lanes, rows);
+    case 2: return band_kernel_chunks<2> (chunks_per_thread, lanes, rows);
+    case 3: return band_kernel_chunks<3> (chunks_per_thread, lanes, rows);
+    default: return band_kernel_chunks<4> (chunks_per_thread, lanes, rows);
   }
 }
 
-size_t band_shared_bytes (int channels, int words)
+/* Shared words of one row's prefix of @words words: room for a whole last
+ * vector, and whole vectors, so that the next row's prefix is aligned. */
+int band_row_words (int pixel_words, int words)
 {
-  const int w = words + 4;      /* room for a whole last vector */
-  return (size_t) (channels == 4 ? padded<4> (w) : padded<1> (w)) *
-      sizeof (uint32_t);
+  return ceil_div (padded_words (pixel_words, words + 4), 4) * 4;
 }
 
-BandPlan plan_bands (const HipfDeviceLimits * limits, const HipfBoxBlurPlane * p)
+BandPlan plan_bands (const HipfDeviceLimits * limits,
+    const HipfBoxBlurPlane * p, int lanes, int rows)
 {
   BandPlan plan = { };
-  const int samples = p->width * p->channels;
-  const int chunks = ceil_div (samples, kChunk);
+  const int chunks = ceil_div (p->width * p->channels, kChunk);
+  const int pixel_words = p->channels / lanes;
+  const int chunk_words = kChunk / lanes;
   const int max_threads = limits->max_threads_per_block < kMaxBandThreads ?
       limits->max_threads_per_block : kMaxBandThreads;
 
   /* Two chunks a thread where that kernel exists: the row scan's cost is
    * shared by twice the samples, and the registers it gets hold them. */
-  plan.chunks_per_thread = p->channels == 4 || chunks > max_threads ? 2 : 1;
-  if (!band_kernel_for (p->channels, plan.chunks_per_thread))
+  plan.lanes = lanes;
+  plan.rows = rows;
+  plan.chunks_per_thread = p->channels == 4 || lanes == 2
+      || chunks > max_threads ? 2 : 1;
+  void *kernel = band_kernel_for (p->channels, plan.chunks_per_thread, lanes,
+      rows);
+  if (!kernel)
     return plan;
-  if (ceil_div (chunks, plan.chunks_per_thread) >
-      min (max_threads, band_threads (plan.chunks_per_thread)))
+  if (ceil_div (chunks, plan.chunks_per_thread) > min (max_threads,
+          band_threads (plan.rows * plan.chunks_per_thread * chunk_words)))
     return plan;
   plan.threads = ceil_div (ceil_div (chunks, plan.chunks_per_thread),
       limits->warp_size) * limits->warp_size;
   /* Every thread's chunks, and the extension on both sides where the
    * radius leaves the extension one period long and it fits. */
-  const int own_words = plan.threads * plan.chunks_per_thread * kChunk;
-  const size_t static_shared =
-      sizeof (uint32_t) * kMaxChannels * (kScanWarps + 2);
+  const int own_words = plan.threads * plan.chunks_per_thread * chunk_words;
+  const size_t static_shared = sizeof (uint32_t) * plan.rows *
+      (kMaxChannels * (kScanWarps + 2) + (lanes == 2 ? kMaxLaneWindow / 2 + 1 : 1));
   plan.extended = p->radius_x <= p->width - 2;
-  plan.shared = band_shared_bytes (p->channels, own_words +
-      (2 * p->radius_x + 2) * p->channels);
+  plan.row_words = band_row_words (pixel_words, own_words +
+      (2 * p->radius_x + 2) * pixel_words);
+  plan.shared = (size_t) plan.rows * plan.row_words * sizeof (uint32_t);
   if (!plan.extended || plan.shared + static_shared > limits->shared_mem_optin) {
     plan.extended = false;
-    plan.shared = band_shared_bytes (p->channels, own_words + p->channels);
+    plan.row_words = band_row_words (pixel_words, own_words + pixel_words);
+    plan.shared = (size_t) plan.rows * plan.row_words * sizeof (uint32_t);
   }
   if (plan.shared + static_shared > limits->shared_mem_optin)
     return plan;
   /* One band per resident block: as many blocks as fill the device. */
-  const int per_mp = resident_blocks (band_kernel_for (p->channels,
-          plan.chunks_per_thread), plan.threads, plan.shared,
+  const int per_mp = resident_blocks (kernel, plan.threads, plan.shared,
       limits->shared_mem_optin - static_shared);
   plan.band_rows = ceil_div (p->height, per_mp * limits->multiprocessors);
   plan.bands = ceil_div (p->height, plan.band_rows);
   /* Summing a tall window costs more than prefixes at band boundaries,
-   * which cost a pass over the plane and up to two bands of rows. */
+   * which cost a pass over the plane and up to two bands of rows. Lanes
+   * have no band prefixes: theirs would be sums of samples. */
   plan.band_prefix = 2 * p->radius_y + 1 > 3 * plan.band_rows;
+  if (plan.band_prefix && lanes == 2)
+    return plan;
   plan.prefix_stride = (size_t) chunks * kChunk;
   plan.prefix_bytes = (size_t) (plan.bands + 1) * plan.prefix_stride *
       sizeof (uint32_t);
   plan.ok = true;
   return plan;
+}
+
+/* Two channels a word halves the row's scan and the prefix, where every
+ * window sum of a channel fits a 16-bit lane. */
+BandPlan plan_bands (const HipfDeviceLimits * limits, const HipfBoxBlurPlane * p)
+{
+  const int64_t window = (int64_t) (2 * p->radius_x + 1) * (2 * p->radius_y + 1);
+  if (p->channels % 2 == 0 && window <= kMaxLaneWindow) {
+    BandPlan plan = plan_bands (limits, p, 2, 2);
+    if (plan.ok)
+      return plan;
+  }
+  BandPlan plan = plan_bands (limits, p, 1, 2);
+  return plan.ok ? plan : plan_bands (limits, p, 1, 1);
 }
 
 /* Multiplier and shift that divide exactly by n every x < 2^8 n: with
@@ -1091,13 +1363,16 @@ hipf_box_blur_scratch_size (const HipfDeviceLimits * limits,
 {
   using namespace hipf;
   /* The most bands any radius gives: the tallest window, and the least
-   * shared memory, which lets the most blocks share a multiprocessor. */
+   * shared memory, which lets the most blocks share a multiprocessor, in
+   * either of the steps a radius may get. */
   HipfBoxBlurPlane tallest = *plane;
   tallest.radius_x = tallest.width;
   tallest.radius_y = HIPF_BOX_BLUR_MAX_RADIUS;
-  BandPlan plan = plan_bands (limits, &tallest);
-  if (plan.ok)
-    return plan.prefix_bytes;
+  const BandPlan one = plan_bands (limits, &tallest, 1, 1);
+  const BandPlan two = plan_bands (limits, &tallest, 1, 2);
+  if (one.ok || two.ok)
+    return one.prefix_bytes > two.prefix_bytes ? one.prefix_bytes :
+        two.prefix_bytes;
   size_t rows = (size_t) rows_grid_for (limits, plane->channels, plane->height)
       * (plane->width + 1) * plane->channels * sizeof (uint32_t);
   return column_prefix_bytes (plane) + rows;
@@ -1127,9 +1402,16 @@ hipf_box_blur (const HipfDeviceLimits * limits, const HipfBoxBlurPlane * p,
     BandParams bp = { src, src_pitch, dst, dst_pitch, p->width, p->height,
       p->radius_x, p->radius_y, p->border, plan.band_rows,
       (int) (plan.prefix_stride / kChunk), NULL, plan.prefix_stride };
-    bp.exact = exact_divider ((uint32_t) (2 * p->radius_x + 1) *
-        (uint32_t) (2 * p->radius_y + 1), &bp.magic, &bp.shift);
+    const uint32_t window = (uint32_t) (2 * p->radius_x + 1) *
+        (uint32_t) (2 * p->radius_y + 1);
+    if (plan.lanes == 2) {
+      bp.magic = ((1u << 24) + window - 1) / window;
+      bp.exact = 1;
+    } else {
+      bp.exact = exact_divider (window, &bp.magic, &bp.shift);
+    }
     bp.extended = plan.extended;
+    bp.row_words = plan.row_words;
     if (plan.band_prefix) {
       uint32_t *prefix = (uint32_t *) scratch;
       dim3 grid (ceil_div (bp.chunks, kColumnThreads), plan.bands);
@@ -1143,7 +1425,8 @@ hipf_box_blur (const HipfDeviceLimits * limits, const HipfBoxBlurPlane * p,
     }
     void *args[] = { &bp };
     return hipLaunchKernel (band_kernel_for (p->channels,
-            plan.chunks_per_thread), dim3 (plan.bands), dim3 (plan.threads),
+            plan.chunks_per_thread, plan.lanes, plan.rows), dim3 (plan.bands),
+        dim3 (plan.threads),
         args, plan.shared, stream);
   }
 
