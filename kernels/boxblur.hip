@@ -201,7 +201,10 @@ box_blur_rows (const uint32_t * __restrict__ column_prefix, int width,
 template <int C>
 int rows_grid (const HipfDeviceLimits * limits, int height)
 {
-  return persistent_grid (limits, box_blur_rows<C>, kRowThreads, 0, height);
+  /* The scan tile is static shared memory: the dynamic share left to ask
+   * for is smaller by it. */
+  return persistent_grid (limits, box_blur_rows<C>, kRowThreads, 0, height,
+      sizeof (uint32_t) * kMaxChannels * kRowThreads);
 }
 
 int rows_grid_for (const HipfDeviceLimits * limits, int channels, int height)

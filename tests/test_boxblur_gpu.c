@@ -171,6 +171,36 @@ GST_START_TEST (test_full_hd)
 
 GST_END_TEST;
 
+/* Rows too wide for one block's shared memory and threads (more than 512
+ * chunks of GRAY8 and chroma, more than 1024 of RGBA and RGB), which take
+ * the general path, one step narrower, which take the band kernels. */
+GST_START_TEST (test_wide_rows)
+{
+  static const struct
+  {
+    GstVideoFormat format;
+    gint width;
+  } cases[] = {
+    {GST_VIDEO_FORMAT_GRAY8, 8192}, {GST_VIDEO_FORMAT_GRAY8, 8200},
+    {GST_VIDEO_FORMAT_NV12, 8200}, {GST_VIDEO_FORMAT_RGBA, 4096},
+    {GST_VIDEO_FORMAT_RGBA, 4100}, {GST_VIDEO_FORMAT_RGB, 5462},
+  };
+  static const gint radii[][2] = { {1, 1}, {6, 2}, {60, 3} };
+  guint c, m, r;
+
+  for (c = 0; c < G_N_ELEMENTS (cases); c++) {
+    GstHarness *h = harness_for (cases[c].format, cases[c].width, 5);
+
+    for (m = 0; m < REF_N_BORDERS; m++)
+      for (r = 0; r < G_N_ELEMENTS (radii); r++)
+        check_frame (h, cases[c].format, cases[c].width, 5, 0, radii[r][0],
+            radii[r][1], m);
+    gst_harness_teardown (h);
+  }
+}
+
+GST_END_TEST;
+
 /* Input strides padded through the video meta. */
 GST_START_TEST (test_padded_input)
 {
@@ -391,6 +421,7 @@ boxblur_gpu_suite (void)
   tcase_add_test (tc, test_anisotropic);
   tcase_add_test (tc, test_vga);
   tcase_add_test (tc, test_full_hd);
+  tcase_add_test (tc, test_wide_rows);
   tcase_add_test (tc, test_padded_input);
   tcase_add_test (tc, test_padded_output);
   tcase_add_test (tc, test_passthrough_and_changes);
