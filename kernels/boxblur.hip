@@ -13,8 +13,9 @@
  *
  * Fast path (box_blur_bands), for rows that fit a block's shared memory:
  * each block owns a band of rows and keeps the vertical window sums of its
- * 16-sample chunks in registers, sliding them down the band (add the row
- * entering the window, subtract the one leaving). Per output row it scans
+ * 16-sample chunks in registers, sliding them along the band (add the row
+ * entering the window, subtract the one leaving), down in even bands and
+ * up in odd ones. Per output row it scans
  * the sums along the row into shared memory, with the border-extended
  * prefix beyond both ends, and reads every horizontal window sum off that
  * prefix as one difference. A band starts its window either by summing the
@@ -860,8 +861,9 @@ __device__ inline void extend_periodic (uint32_t * prefix, int origin,
   }
 }
 
-/* The rows entering and leaving the window as it moves down to output row
- * t, in the thread's chunks; nothing from t = y_end on. */
+/* The rows entering and leaving the window as it moves to the band's
+ * output row @step, first + dir * step, from the one before, in the
+ * thread's chunks; nothing past the band's @rows rows. */
 template <int CH>
 struct Transition
 {
@@ -869,14 +871,16 @@ struct Transition
 };
 
 template <int CH>
-__device__ inline Transition<CH> load_transition (const BandParams & p, int t,
-    int y_end)
+__device__ inline Transition<CH> load_transition (const BandParams & p,
+    int step, int rows, int first, int dir)
 {
   Transition<CH> q;
-  const bool more = t < y_end;
-  const int enter = more ? border_row (t + p.radius_y, p.height, p.mode) : -1;
-  const int leave = more ? border_row (t - p.radius_y - 1, p.height, p.mode) :
-      -1;
+  const bool more = step < rows;
+  const int t = first + dir * step;
+  const int enter = more ? border_row (t + dir * p.radius_y, p.height,
+      p.mode) : -1;
+  const int leave = more ? border_row (t - dir * (p.radius_y + 1), p.height,
+      p.mode) : -1;
 #pragma unroll
   for (int s = 0; s < CH; ++s) {
     const int chunk = threadIdx.x * CH + s;
@@ -948,6 +952,11 @@ box_blur_bands (BandParams p)
     const int last = min ((warp + 1) * kWarpSize * S, samples) - 1;
     at_edge = first / C < rx || last / C >= width - rx;
   }
+  /* Even bands walk down, odd ones up: neighbouring bands start at their
+   * common boundary and end at the next, so the rows of the windows they
+   * start with, and those they read last, come from DRAM once for both. */
+  const int rows = y1 - y0, dir = blockIdx.x % 2 ? -1 : 1;
+  const int first = dir > 0 ? y0 : y1 - 1;
   /* v[0]: the window sums of the step's first row, carried; pending: the
    * transitions to its other rows, loaded a step ahead. */
   uint32_t v[R][S];
@@ -956,16 +965,16 @@ box_blur_bands (BandParams p)
   {
     uint32_t start[S] = { };
     if (threadIdx.x * CH < p.chunks)
-      start_window<C, L, CH> (start, p, threadIdx.x * CH, y0);
+      start_window<C, L, CH> (start, p, threadIdx.x * CH, first);
 #pragma unroll
     for (int k = 0; k < S; ++k)
       v[0][k] = start[k];
 #pragma unroll
     for (int r = 1; r < R; ++r)
-      pending[r] = load_transition<CH> (p, y0 + r, y1);
+      pending[r] = load_transition<CH> (p, r, rows, first, dir);
   }
 
-  for (int y = y0; y < y1; y += R) {
+  for (int step = 0; step < rows; step += R) {
 #pragma unroll
     for (int r = 1; r < R; ++r) {
 #pragma unroll
@@ -975,10 +984,11 @@ box_blur_bands (BandParams p)
     }
     /* The transitions of the next step, loaded now so that their latency
      * hides behind this step's work. */
-    const Transition<CH> next = load_transition<CH> (p, y + R, y1);
+    const Transition<CH> next = load_transition<CH> (p, step + R, rows, first,
+        dir);
 #pragma unroll
     for (int r = 1; r < R; ++r)
-      pending[r] = load_transition<CH> (p, y + R + r, y1);
+      pending[r] = load_transition<CH> (p, step + R + r, rows, first, dir);
 
     /* The thread's totals, scanned within the warp. The thread's own
      * prefix is formed again after the barrier rather than held across
@@ -1113,15 +1123,16 @@ box_blur_bands (BandParams p)
     if (counted) {
 #pragma unroll
       for (int r = 0; r < R; ++r) {
-        const uint32_t count_y = window_count (y + r - p.radius_y,
-            y + r + p.radius_y + 1, p.height, p.mode);
+        const int y = first + dir * (step + r);
+        const uint32_t count_y = window_count (y - p.radius_y,
+            y + p.radius_y + 1, p.height, p.mode);
         for (int k = threadIdx.x; k <= rx; k += blockDim.x) {
           const uint32_t n = (uint32_t) (rx + 1 + k) * count_y;
           cut_magic[r][k] = ((1u << 24) + n - 1) / n;
         }
       }
     }
-    /* Slide the window down to the next step, with the loads issued early:
+    /* Slide the window on to the next step, with the loads issued early:
      * done here, the loaded rows need no registers while the means are
      * formed. */
     if constexpr (R > 1) {
@@ -1141,16 +1152,17 @@ box_blur_bands (BandParams p)
 
 #pragma unroll
     for (int r = 0; r < R; ++r) {
-      if (R > 1 && y + r >= y1)
+      if (R > 1 && step + r >= rows)
         break;
       const uint32_t *const row = prefix + r * p.row_words;
       /* Means off the prefix. Inside the valid mode's top and bottom rows
        * the window holds fewer rows, and n changes with the row. */
-      const int ya = y + r - p.radius_y, yb = y + r + p.radius_y + 1;
+      const int y = first + dir * (step + r);
+      const int ya = y - p.radius_y, yb = y + p.radius_y + 1;
       const uint32_t count_y = window_count (ya, yb, p.height, p.mode);
       const uint32_t n = (uint32_t) (2 * rx + 1) * count_y;
       const bool exact = p.exact && count_y == (uint32_t) (2 * p.radius_y + 1);
-      uint8_t *row_out = p.dst + (size_t) (y + r) * p.dst_pitch;
+      uint8_t *row_out = p.dst + (size_t) y * p.dst_pitch;
       uint32_t lane_magic = p.magic;
       if (L == 2 && !exact)
         lane_magic = ((1u << 24) + n - 1) / n;
