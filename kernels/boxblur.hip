@@ -1123,6 +1123,9 @@ box_blur_bands (BandParams p)
     if (counted) {
 #pragma unroll
       for (int r = 0; r < R; ++r) {
+        /* A row past the band has no means, and may count no rows. */
+        if (R > 1 && step + r >= rows)
+          break;
         const int y = first + dir * (step + r);
         const uint32_t count_y = window_count (y - p.radius_y,
             y + p.radius_y + 1, p.height, p.mode);
