@@ -37,19 +37,39 @@ set_blur (GstHarness * h, gint rx, gint ry, RefBorder mode)
       ref_border_nicks[mode]);
 }
 
-/* Pushes one random frame and checks the output against the reference and
- * the input against its copy taken before the push. */
+/* How bright a test frame is: random samples, random in [240, 255], or
+ * all 255 (every window sum as large as its window allows). */
+typedef enum
+{
+  FRAME_RANDOM,
+  FRAME_BRIGHT,
+  FRAME_WHITE
+} FrameFill;
+
+/* Pushes one frame and checks the output against the reference and the
+ * input against its copy taken before the push. */
 static void
-check_frame (GstHarness * h, GstVideoFormat format, gint width, gint height,
-    guint padding, gint rx, gint ry, RefBorder mode)
+check_filled_frame (GstHarness * h, GstVideoFormat format, gint width,
+    gint height, guint padding, gint rx, gint ry, RefBorder mode,
+    FrameFill fill)
 {
   GstVideoInfo info, out_info;
   GstBuffer *in = hipf_test_frame_new (format, width, height, padding, &info);
-  GstBuffer *orig = gst_buffer_copy_deep (in);
+  GstBuffer *orig;
   GstBuffer *expected, *out;
   GstVideoFrame in_frame, exp_frame, out_frame;
   gchar *where = NULL;
 
+  if (fill != FRAME_RANDOM) {
+    GstMapInfo map;
+    gsize i;
+
+    gst_buffer_map (in, &map, GST_MAP_WRITE);
+    for (i = 0; i < map.size; i++)
+      map.data[i] = fill == FRAME_WHITE ? 255 : map.data[i] | 0xf0;
+    gst_buffer_unmap (in, &map);
+  }
+  orig = gst_buffer_copy_deep (in);
   set_blur (h, rx, ry, mode);
   out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
   fail_unless (out != NULL);
@@ -62,8 +82,9 @@ check_frame (GstHarness * h, GstVideoFormat format, gint width, gint height,
   fail_unless (gst_video_frame_map (&out_frame, &out_info, out, GST_MAP_READ));
   ref_box_blur_frame (&in_frame, &exp_frame, rx, ry, mode);
   fail_unless (hipf_test_frames_equal (&out_frame, &exp_frame, &where),
-      "r %d,%d %s padding %u: %s (seed %u)", rx, ry, ref_border_nicks[mode],
-      padding, where, hipf_test_seed ());
+      "%s %dx%d r %d,%d %s padding %u fill %d: %s (seed %u)",
+      gst_video_format_to_string (format), width, height, rx, ry,
+      ref_border_nicks[mode], padding, fill, where, hipf_test_seed ());
   gst_video_frame_unmap (&in_frame);
   gst_video_frame_unmap (&exp_frame);
   gst_video_frame_unmap (&out_frame);
@@ -82,6 +103,14 @@ check_frame (GstHarness * h, GstVideoFormat format, gint width, gint height,
   gst_buffer_unref (orig);
   gst_buffer_unref (expected);
   gst_buffer_unref (out);
+}
+
+static void
+check_frame (GstHarness * h, GstVideoFormat format, gint width, gint height,
+    guint padding, gint rx, gint ry, RefBorder mode)
+{
+  check_filled_frame (h, format, width, height, padding, rx, ry, mode,
+      FRAME_RANDOM);
 }
 
 /* Every format, border mode and radius 0, 1, 6, 50 and beyond the frame. */
@@ -195,6 +224,34 @@ GST_START_TEST (test_wide_rows)
       for (r = 0; r < G_N_ELEMENTS (radii); r++)
         check_frame (h, cases[c].format, cases[c].width, 5, 0, radii[r][0],
             radii[r][1], m);
+    gst_harness_teardown (h);
+  }
+}
+
+GST_END_TEST;
+
+/* Frames whose samples are all near or at 255, where every window sum is
+ * as large as its window allows: at the largest windows whose sums 16-bit
+ * lanes hold (255 samples) and one sample past them, and at windows taller
+ * than 9 rows, which planes of 300 rows give band prefixes. */
+GST_START_TEST (test_bright_frames)
+{
+  static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_RGBA,
+    GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_GRAY8
+  };
+  static const gint radii[][2] = { {25, 2}, {26, 2}, {127, 0}, {128, 0},
+  {60, 3}, {8, 8}, {3, 128}
+  };
+  guint f, m, r, fill;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    GstHarness *h = harness_for (formats[f], 157, 300);
+
+    for (fill = FRAME_BRIGHT; fill <= FRAME_WHITE; fill++)
+      for (m = 0; m < REF_N_BORDERS; m++)
+        for (r = 0; r < G_N_ELEMENTS (radii); r++)
+          check_filled_frame (h, formats[f], 157, 300, 0, radii[r][0],
+              radii[r][1], m, fill);
     gst_harness_teardown (h);
   }
 }
@@ -422,6 +479,7 @@ boxblur_gpu_suite (void)
   tcase_add_test (tc, test_vga);
   tcase_add_test (tc, test_full_hd);
   tcase_add_test (tc, test_wide_rows);
+  tcase_add_test (tc, test_bright_frames);
   tcase_add_test (tc, test_padded_input);
   tcase_add_test (tc, test_padded_output);
   tcase_add_test (tc, test_passthrough_and_changes);
