@@ -516,6 +516,7 @@ main (int argc, char **argv)
     bench_device (GST_VIDEO_FORMAT_RGBA, 3840, 2160, TRUE, &limits);
     bench_device (GST_VIDEO_FORMAT_GRAY8, 3840, 2160, FALSE, &limits);
     bench_device (GST_VIDEO_FORMAT_NV12, 3840, 2160, FALSE, &limits);
+    bench_device (GST_VIDEO_FORMAT_RGB, 3840, 2160, FALSE, &limits);
     bench_device (GST_VIDEO_FORMAT_RGBA, 1920, 1080, FALSE, &limits);
     if (kernels_only)
       goto table;
