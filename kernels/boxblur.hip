@@ -290,6 +290,10 @@ struct BandParams
   int extended;
   /* Words of shared memory from one row's prefix to the next. */
   int row_words;
+  /* Wrap and mirror: the samples whose windows reach past the row's left
+   * end all lie in the first warp, those past its right end in the last,
+   * and a warp writes its part of the extension a lane an entry. */
+  int own_extension;
 };
 
 /* The words a 16-byte chunk of samples is summed in: a sample a word
@@ -843,9 +847,10 @@ __device__ __noinline__ void store_edge_means (const uint32_t * prefix,
 template <int C>
 __device__ inline void extend_periodic (uint32_t * prefix, int origin,
     int width, int rx, bool mirror, const uint32_t (&total)[C],
-    const uint32_t (&first)[C], const uint32_t (&last)[C])
+    const uint32_t (&first)[C], const uint32_t (&last)[C], int begin,
+    int end, int thread, int threads)
 {
-  for (int m = threadIdx.x; m < 2 * rx; m += blockDim.x) {
+  for (int m = begin + thread; m < end; m += threads) {
     const bool left = m < rx;
     /* Entry k in [-rx, -1] or [width + 1, width + rx], from F(j). */
     const int k = left ? m - rx : width + 1 + m - rx;
@@ -1146,11 +1151,24 @@ box_blur_bands (BandParams p)
     apply<C, L> (v[0], next);
     __syncthreads ();
     if (periodic) {
+      /* Where p.own_extension allows, the first and last warps write the
+       * entries they read themselves, and the block needs no third
+       * barrier. Entries [0, rx) extend the row to the left, [rx, 2 rx)
+       * to the right. The lanes kernels keep the barrier: with CUDA 13's
+       * nvcc, this code made them slower in every border mode. */
+      const int last_warp = (samples - 1) / (kWarpSize * S);
+      const bool own = L == 1 && p.own_extension;
+      const int begin = own && warp > 0 ? rx : 0;
+      const int end = !own || warp == last_warp ? 2 * rx : warp == 0 ? rx : 0;
 #pragma unroll
       for (int r = 0; r < R; ++r)
         extend_periodic<C> (prefix + r * p.row_words, origin, width, rx,
-            p.mode == HIPF_BORDER_MIRROR, row_total[r], s0[r], s_last[r]);
-      __syncthreads ();
+            p.mode == HIPF_BORDER_MIRROR, row_total[r], s0[r], s_last[r],
+            begin, end, own ? lane : threadIdx.x, own ? kWarpSize : blockDim.x);
+      if (own)
+        __syncwarp ();
+      else
+        __syncthreads ();
     }
 
 #pragma unroll
@@ -1430,6 +1448,18 @@ hipf_box_blur (const HipfDeviceLimits * limits, const HipfBoxBlurPlane * p,
     }
     bp.extended = plan.extended;
     bp.row_words = plan.row_words;
+    {
+      /* A warp writing a longer extension holds up the block for longer
+       * than a barrier: radius 200 wrap and mirror were 5 us slower. */
+      const int lanes = plan.lanes, pixel_words = p->channels / lanes;
+      const int samples = p->width * pixel_words;
+      const int warp_words = limits->warp_size * plan.chunks_per_thread *
+          kChunk / lanes;
+      const int last_warp = (samples - 1) / warp_words;
+      bp.own_extension = lanes == 1 && p->radius_x <= limits->warp_size
+          && p->radius_x * pixel_words <= warp_words
+          && last_warp * warp_words <= (p->width - p->radius_x) * pixel_words;
+    }
     if (plan.band_prefix) {
       uint32_t *prefix = (uint32_t *) scratch;
       dim3 grid (ceil_div (bp.chunks, kColumnThreads), plan.bands);
