@@ -998,7 +998,7 @@ box_blur_bands (BandParams p)
     /* The thread's totals, scanned within the warp. The thread's own
      * prefix is formed again after the barrier rather than held across
      * it, which would cost a register per sample. */
-    const int base = C == 3 ? i0 % 3 : 0;
+    const int base = C == 3 && S % 3 ? i0 % 3 : 0;
     uint32_t total[R][C], incl[R][C];
 #pragma unroll
     for (int r = 0; r < R; ++r) {
@@ -1248,7 +1248,9 @@ void *band_kernel ()
   return reinterpret_cast<void *>(box_blur_bands<C, CH, L, R>);
 }
 
-/* Four-channel rows take two chunks a thread, the others one; two-lane
+/* Four-channel rows take two chunks a thread, three-channel rows three
+ * (16 whole pixels: every thread's samples start at channel 0, so no
+ * sample's channel is looked up at run time), the others one; two-lane
  * words (four- and two-channel pixels) two chunks, 16 words. Two rows a
  * step where the registers hold them: lanes, and rows of one or two
  * channels up to 512 chunks (8192 pixels of GRAY8). Each kernel costs
@@ -1267,8 +1269,8 @@ void *band_kernel_chunks (int chunks_per_thread, int lanes, int rows)
     return chunks_per_thread == 2 && rows == 1 ?
         band_kernel<CHANNELS, 2, 1, 1> () : nullptr;
   else if constexpr (CHANNELS == 3)
-    return chunks_per_thread == 1 && rows == 1 ?
-        band_kernel<CHANNELS, 1, 1, 1> () : nullptr;
+    return chunks_per_thread == 3 && rows == 1 ?
+        band_kernel<CHANNELS, 3, 1, 1> () : nullptr;
   else
     return chunks_per_thread == 1 && rows == 2 ?
         band_kernel<CHANNELS, 1, 1, 2> () : nullptr;
@@ -1306,8 +1308,8 @@ BandPlan plan_bands (const HipfDeviceLimits * limits,
    * shared by twice the samples, and the registers it gets hold them. */
   plan.lanes = lanes;
   plan.rows = rows;
-  plan.chunks_per_thread = p->channels == 4 || lanes == 2
-      || chunks > max_threads ? 2 : 1;
+  plan.chunks_per_thread = p->channels == 3 ? 3 : p->channels == 4
+      || lanes == 2 || chunks > max_threads ? 2 : 1;
   void *kernel = band_kernel_for (p->channels, plan.chunks_per_thread, lanes,
       rows);
   if (!kernel)

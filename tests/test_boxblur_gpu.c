@@ -200,8 +200,9 @@ GST_START_TEST (test_full_hd)
 GST_END_TEST;
 
 /* Rows too wide for one block's shared memory and threads (more than 512
- * chunks of GRAY8 and chroma, more than 1024 of RGBA and RGB), which take
- * the general path, one step narrower, which take the band kernels. */
+ * chunks of GRAY8 and chroma, more than 1024 of RGBA, more than 1536 of
+ * RGB), which take the general path, and rows just narrower, which take
+ * the band kernels. */
 GST_START_TEST (test_wide_rows)
 {
   static const struct
@@ -211,7 +212,8 @@ GST_START_TEST (test_wide_rows)
   } cases[] = {
     {GST_VIDEO_FORMAT_GRAY8, 8192}, {GST_VIDEO_FORMAT_GRAY8, 8200},
     {GST_VIDEO_FORMAT_NV12, 8200}, {GST_VIDEO_FORMAT_RGBA, 4096},
-    {GST_VIDEO_FORMAT_RGBA, 4100}, {GST_VIDEO_FORMAT_RGB, 5462},
+    {GST_VIDEO_FORMAT_RGBA, 4100}, {GST_VIDEO_FORMAT_RGB, 8192},
+    {GST_VIDEO_FORMAT_RGB, 8200},
   };
   static const gint radii[][2] = { {1, 1}, {6, 2}, {60, 3} };
   guint c, m, r;
