@@ -914,7 +914,8 @@ __device__ inline void apply (uint32_t (&v)[N], const Transition<CH> & q)
  * it, and every mean is then a difference of two prefix entries. Two
  * barriers a step: the warp totals are complete, the prefixes are complete
  * (wrap and mirror take a third, for the entries beyond the row's ends that
- * follow from them). Nothing needs more, because each shared array is
+ * follow from them, unless the warps that read those entries write them).
+ * Nothing needs more, because each shared array is
  * rewritten only after a barrier its readers have passed. Two rows a step
  * halve the barriers a row and give each warp two independent scans to
  * interleave, where registers allow. */
