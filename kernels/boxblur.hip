@@ -1167,7 +1167,7 @@ box_blur_bands (BandParams p)
             p.mode == HIPF_BORDER_MIRROR, row_total[r], s0[r], s_last[r],
             begin, end, own ? lane : threadIdx.x, own ? kWarpSize : blockDim.x);
       if (own)
-        __syncwarp ();
+        warp_sync ();
       else
         __syncthreads ();
     }

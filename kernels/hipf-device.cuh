@@ -123,6 +123,21 @@ __device__ inline uint32_t warp_sum (uint32_t v)
 #endif
 }
 
+/* The warp's lanes meet, each seeing the shared-memory writes the others
+ * made before. HIP 5.2 has no __syncwarp: a wavefront runs in lockstep,
+ * and only the order of its memory accesses around that point needs
+ * keeping. */
+__device__ inline void warp_sync ()
+{
+#if defined(HIPF_PLATFORM_NVIDIA)
+  __syncwarp ();
+#else
+  __builtin_amdgcn_fence (__ATOMIC_RELEASE, "wavefront");
+  __builtin_amdgcn_wave_barrier ();
+  __builtin_amdgcn_fence (__ATOMIC_ACQUIRE, "wavefront");
+#endif
+}
+
 /* The lanes of the warp running this code, and votes and shuffles among
  * them only (a loop may have left some lanes behind). */
 #if defined(HIPF_PLATFORM_NVIDIA)
