@@ -577,12 +577,28 @@ __device__ __noinline__ void start_window (uint32_t * out,
         2 * p.radius_y + 1,
         [=](int d) { return border_row (first + d, height, mode); });
   } else if constexpr (L == 1) {
-    /* Lanes never take band prefixes: their windows are short. */
+    /* Lanes never take band prefixes: their windows are short. Terms on
+     * one P(j) are merged first, and every P(j) is then read from one
+     * place in the code: each read is a round trip to memory, and the
+     * border expansions have up to twelve terms. */
+    constexpr int kMaxTerms = 12;
+    int js[kMaxTerms];
+    uint32_t coefs[kMaxTerms];
+    int terms = 0;
     auto add = [&](uint32_t coef, int j) {
-      add_column_prefix<N> (v, coef, j, p, chunk);
+      for (int t = 0; t < terms; ++t) {
+        if (js[t] == j) {
+          coefs[t] += coef;
+          return;
+        }
+      }
+      js[terms] = j;
+      coefs[terms++] = coef;
     };
     expand_prefix (y + p.radius_y + 1, p.height, p.mode, 1u, add);
     expand_prefix (y - p.radius_y, p.height, p.mode, 0u - 1u, add);
+    for (int t = 0; t < terms; ++t)
+      add_column_prefix<N> (v, coefs[t], js[t], p, chunk);
   }
   for (int k = 0; k < S; ++k)
     out[k] = v[k];
