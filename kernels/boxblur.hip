@@ -20,9 +20,10 @@
  * prefix beyond both ends, and reads every horizontal window sum off that
  * prefix as one difference. A band starts its window either by summing the
  * window's rows or, for tall windows, from column prefixes kept at band
- * boundaries (column_band_sums, column_band_scan), so its cost stays flat
- * in the radius. Where every window sum of a channel fits 16 bits (windows
- * of up to 255 samples), two channels of a pixel share a word in 16-bit
+ * boundaries (column_band_sums, column_band_scan; two sample columns a
+ * word, in 16-bit lanes), so its cost stays flat in the radius. Where
+ * every window sum of a channel fits 16 bits (windows of up to 255
+ * samples), two channels of a pixel share a word in 16-bit
  * lanes (Lanes): the row's scan and prefix take half the work, and the
  * registers that frees let a block take two rows a step, which halves the
  * barriers a row and gives each warp two scans to interleave.
@@ -239,6 +240,9 @@ constexpr int kChunk = 16;              /* samples per 16-byte access */
 /* Windows of at most this many samples sum in 16-bit lanes, and their
  * means divide by the lanes' 24-bit multiplier (store_means). */
 constexpr int kMaxLaneWindow = 255;
+/* Column sums of up to this many rows fit a 16-bit lane, which the band
+ * prefixes keep them in. */
+constexpr int kMaxLaneRows = 65535 / 255;
 /* Threads of a band block: up to 1024 for 16 words a thread (64 registers
  * a thread), 512 for 32 (128 registers). */
 constexpr int kMaxBandThreads = 1024;
@@ -460,23 +464,25 @@ __device__ inline void expand_prefix (int k, int n, HipfBorderMode mode,
   }
 }
 
-/* Column sums of each band: prefix[b + 1][i] is the sum of the rows of band
- * b in sample column i (column_band_scan turns them into prefixes). */
+/* Column sums of each band: row b + 1 of the prefix holds the sums of the
+ * rows of band b, two sample columns a word in 16-bit lanes
+ * (column_band_scan turns them into prefixes). */
 __global__ void column_band_sums (const uint8_t * __restrict__ src,
     size_t pitch, int height, int band_rows, int chunks,
     uint32_t * __restrict__ prefix, size_t stride)
 {
+  constexpr int W = kChunk / 2;
   const int chunk = blockIdx.x * blockDim.x + threadIdx.x;
   const int y0 = blockIdx.y * band_rows;
   if (chunk >= chunks)
     return;
-  uint32_t v[kChunk] = { };
-  add_rows<1, 1, 1, 2 * kRowBatch> (v, src, pitch, chunk, chunks,
+  uint32_t v[W] = { };
+  add_rows<1, 2, 1, 2 * kRowBatch> (v, src, pitch, chunk, chunks,
       min (height, y0 + band_rows) - y0, [=](int d) { return y0 + d; });
   uint4 *out = reinterpret_cast<uint4 *>(prefix + (blockIdx.y + 1) * stride +
-      chunk * kChunk);
+      chunk * W);
 #pragma unroll
-  for (int k = 0; k < kChunk / 4; ++k)
+  for (int k = 0; k < W / 4; ++k)
     out[k] = make_uint4 (v[4 * k], v[4 * k + 1], v[4 * k + 2], v[4 * k + 3]);
 }
 
@@ -529,13 +535,15 @@ __global__ void column_band_scan (int bands, int columns,
   }
 }
 
-/* V += coef * P(j) down N chunk columns, P from the prefix at the nearer
- * band boundary and the rows between it and row j: at most half a band of
+/* V += coef * P(j) down N chunk columns, two sample columns a word in
+ * 16-bit lanes as in the prefix, P from the prefix at the nearer band
+ * boundary and the rows between it and row j: at most half a band of
  * rows, all loaded at once with the prefix. */
 template <int N>
-__device__ inline void add_column_prefix (uint32_t (&v)[N * kChunk],
+__device__ inline void add_column_prefix (uint32_t (&v)[N * kChunk / 2],
     uint32_t coef, int j, const BandParams & p, int chunk)
 {
+  constexpr int W = N * kChunk / 2, kVectorsPerChunk = kChunk / 2 / 4;
   if (j == 0 || coef == 0)
     return;
   const int band = j / p.band_rows;
@@ -544,22 +552,55 @@ __device__ inline void add_column_prefix (uint32_t (&v)[N * kChunk],
   const bool ahead = y_end - j < j - y0;
   const int from = ahead ? j : y0;
   const uint4 *bp = reinterpret_cast<const uint4 *>(p.band_prefix +
-      (band + ahead) * p.band_stride + chunk * kChunk);
-  uint32_t base[N * kChunk], rows[N * kChunk] = { };
+      (band + ahead) * p.band_stride + chunk * (kChunk / 2));
+  uint32_t base[W], rows[W] = { };
 #pragma unroll
-  for (int k = 0; k < N * kChunk / 4; ++k) {
-    uint4 q = chunk + k / 4 < p.chunks ? bp[k] : make_uint4 (0, 0, 0, 0);
+  for (int k = 0; k < W / 4; ++k) {
+    uint4 q = chunk + k / kVectorsPerChunk < p.chunks ? bp[k] :
+        make_uint4 (0, 0, 0, 0);
     base[4 * k] = q.x;
     base[4 * k + 1] = q.y;
     base[4 * k + 2] = q.z;
     base[4 * k + 3] = q.w;
   }
-  add_rows<1, 1, N> (rows, p.src, p.src_pitch, chunk, p.chunks,
+  add_rows<1, 2, N> (rows, p.src, p.src_pitch, chunk, p.chunks,
       ahead ? y_end - j : j - y0, [=](int d) { return from + d; });
   const uint32_t row_coef = ahead ? 0u - coef : coef;
 #pragma unroll
-  for (int k = 0; k < N * kChunk; ++k)
+  for (int k = 0; k < W; ++k)
     v[k] += coef * base[k] + row_coef * rows[k];
+}
+
+/* w = F(b) - F(a) down N chunk columns, from the band prefixes, in their
+ * 16-bit lanes: exact for windows of up to kMaxLaneRows rows. Terms on
+ * one P(j) are merged first, and every P(j) is then read from one place in
+ * the code: each read is a round trip to memory, and the border expansions
+ * have up to twelve terms. */
+template <int N>
+__device__ inline void piece_sums (uint32_t (&w)[N * kChunk / 2], int a,
+    int b, const BandParams & p, int chunk)
+{
+  constexpr int kMaxTerms = 12;
+  int js[kMaxTerms];
+  uint32_t coefs[kMaxTerms];
+  int terms = 0;
+  auto add = [&](uint32_t coef, int j) {
+    for (int t = 0; t < terms; ++t) {
+      if (js[t] == j) {
+        coefs[t] += coef;
+        return;
+      }
+    }
+    js[terms] = j;
+    coefs[terms++] = coef;
+  };
+  expand_prefix (b, p.height, p.mode, 1u, add);
+  expand_prefix (a, p.height, p.mode, 0u - 1u, add);
+#pragma unroll
+  for (int m = 0; m < N * kChunk / 2; ++m)
+    w[m] = 0;
+  for (int t = 0; t < terms; ++t)
+    add_column_prefix<N> (w, coefs[t], js[t], p, chunk);
 }
 
 /* Vertical window sums of row y for the N chunks from chunk on. Once per
@@ -577,28 +618,29 @@ __device__ __noinline__ void start_window (uint32_t * out,
         2 * p.radius_y + 1,
         [=](int d) { return border_row (first + d, height, mode); });
   } else if constexpr (L == 1) {
-    /* Lanes never take band prefixes: their windows are short. Terms on
-     * one P(j) are merged first, and every P(j) is then read from one
-     * place in the code: each read is a round trip to memory, and the
-     * border expansions have up to twelve terms. */
-    constexpr int kMaxTerms = 12;
-    int js[kMaxTerms];
-    uint32_t coefs[kMaxTerms];
-    int terms = 0;
-    auto add = [&](uint32_t coef, int j) {
-      for (int t = 0; t < terms; ++t) {
-        if (js[t] == j) {
-          coefs[t] += coef;
-          return;
-        }
+    /* Lanes never take band prefixes: their windows are short. The band
+     * prefixes hold two sample columns a word in 16-bit lanes, whose
+     * carries cancel in any sum of terms that is the sum of a window of
+     * at most kMaxLaneRows rows. Taller windows are cut into such pieces,
+     * at band boundaries where that can be, where F(k) is one P(j) with
+     * no rows to add. The pieces add up in out rather than in registers,
+     * which the next piece's loads need (RGB spilled 1 KB more). */
+    constexpr int W = N * kChunk / 2;
+    const int b = y + p.radius_y + 1;
+    for (int k = y - p.radius_y, first = 1; k < b; first = 0) {
+      int next = floor_div (k + kMaxLaneRows, p.band_rows) * p.band_rows;
+      next = min (b, next > k ? next : k + kMaxLaneRows);
+      uint32_t w[W];
+      piece_sums<N> (w, k, next, p, chunk);
+#pragma unroll
+      for (int m = 0; m < W; ++m) {
+        const uint32_t lo = w[m] & 0xffffu, hi = w[m] >> 16;
+        out[2 * m] = first ? lo : out[2 * m] + lo;
+        out[2 * m + 1] = first ? hi : out[2 * m + 1] + hi;
       }
-      js[terms] = j;
-      coefs[terms++] = coef;
-    };
-    expand_prefix (y + p.radius_y + 1, p.height, p.mode, 1u, add);
-    expand_prefix (y - p.radius_y, p.height, p.mode, 0u - 1u, add);
-    for (int t = 0; t < terms; ++t)
-      add_column_prefix<N> (v, coefs[t], js[t], p, chunk);
+      k = next;
+    }
+    return;
   }
   for (int k = 0; k < S; ++k)
     out[k] = v[k];
@@ -1256,7 +1298,8 @@ struct BandPlan
   bool extended;
   bool band_prefix;
   size_t prefix_bytes;
-  size_t prefix_stride;
+  size_t prefix_stride;         /* samples of a row, in whole chunks */
+  size_t prefix_words;          /* words of a band prefix row */
 };
 
 template <int C, int CH, int L, int R>
@@ -1364,7 +1407,8 @@ BandPlan plan_bands (const HipfDeviceLimits * limits,
   if (plan.band_prefix && lanes == 2)
     return plan;
   plan.prefix_stride = (size_t) chunks * kChunk;
-  plan.prefix_bytes = (size_t) (plan.bands + 1) * plan.prefix_stride *
+  plan.prefix_words = plan.prefix_stride / 2;
+  plan.prefix_bytes = (size_t) (plan.bands + 1) * plan.prefix_words *
       sizeof (uint32_t);
   plan.ok = true;
   return plan;
@@ -1456,7 +1500,7 @@ hipf_box_blur (const HipfDeviceLimits * limits, const HipfBoxBlurPlane * p,
       return hipErrorInvalidValue;
     BandParams bp = { src, src_pitch, dst, dst_pitch, p->width, p->height,
       p->radius_x, p->radius_y, p->border, plan.band_rows,
-      (int) (plan.prefix_stride / kChunk), NULL, plan.prefix_stride };
+      (int) (plan.prefix_stride / kChunk), NULL, plan.prefix_words };
     const uint32_t window = (uint32_t) (2 * p->radius_x + 1) *
         (uint32_t) (2 * p->radius_y + 1);
     if (plan.lanes == 2) {
@@ -1482,12 +1526,14 @@ hipf_box_blur (const HipfDeviceLimits * limits, const HipfBoxBlurPlane * p,
     if (plan.band_prefix) {
       uint32_t *prefix = (uint32_t *) scratch;
       dim3 grid (ceil_div (bp.chunks, kColumnThreads), plan.bands);
-      column_band_sums <<<grid, kColumnThreads, 0, stream>>> (src, src_pitch,
-          p->height, plan.band_rows, bp.chunks, prefix, plan.prefix_stride);
-      const int columns = (int) plan.prefix_stride;
+      column_band_sums <<<grid, kColumnThreads, 0, stream>>> (src,
+          src_pitch, p->height, plan.band_rows, bp.chunks, prefix,
+          plan.prefix_words);
+      /* Lane words scan as they are: their carries cancel in differences. */
+      const int columns = (int) plan.prefix_words;
       column_band_scan <<<ceil_div (columns, limits->warp_size),
           dim3 (limits->warp_size, kScanSegments), 0, stream>>> (plan.bands,
-          columns, prefix, plan.prefix_stride);
+          columns, prefix, plan.prefix_words);
       bp.band_prefix = prefix;
     }
     void *args[] = { &bp };

@@ -139,7 +139,9 @@ GST_END_TEST;
 GST_START_TEST (test_anisotropic)
 {
   static const Size sizes[] = { {33, 17}, {97, 41} };
-  static const gint radii[][2] = { {0, 4}, {5, 0}, {2, 9}, {40, 1} };
+  /* {1, 300}: a window cut into pieces for the band prefixes' 16-bit
+   * lanes, every cut outside the plane. */
+  static const gint radii[][2] = { {0, 4}, {5, 0}, {2, 9}, {40, 1}, {1, 300} };
   guint f, s, m, r;
 
   for (f = 0; f < hipf_test_n_formats; f++) {
@@ -235,14 +237,15 @@ GST_END_TEST;
  * as large as its window allows: at the largest windows whose sums 16-bit
  * lanes hold (255 samples) and just past them, no more than 3 rows tall so
  * that no band prefix keeps them off lanes, and at windows taller than 9
- * rows, which planes of 300 rows give band prefixes. */
+ * rows, which planes of 300 rows give band prefixes: up to 257 rows, whose
+ * column sums fill the band prefixes' 16-bit lanes, and 259. */
 GST_START_TEST (test_bright_frames)
 {
   static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_RGBA,
     GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_GRAY8
   };
   static const gint radii[][2] = { {42, 1}, {43, 1}, {127, 0}, {128, 0},
-  {60, 3}, {8, 8}, {3, 128}
+  {60, 3}, {8, 8}, {3, 128}, {2, 129}
   };
   guint f, m, r, fill;
 
