@@ -240,9 +240,20 @@ constexpr int kChunk = 16;              /* samples per 16-byte access */
 /* Windows of at most this many samples sum in 16-bit lanes, and their
  * means divide by the lanes' 24-bit multiplier (store_means). */
 constexpr int kMaxLaneWindow = 255;
-/* Column sums of up to this many rows fit a 16-bit lane, which the band
- * prefixes keep them in. */
+/* Column sums of up to this many rows fit a 16-bit lane: the band
+ * prefixes hold two columns a word, and tall windows are summed from them
+ * in pieces of at most this many rows, each exact in its lanes. */
 constexpr int kMaxLaneRows = 65535 / 255;
+/* Band prefixes are kept every band, or every so many rows of a band
+ * taller than this (few multiprocessors, tall planes): a piece is then
+ * cut where its ends read prefixes alone, and a prefix read that cannot
+ * be has at most half this many rows to add. */
+constexpr int kMaxPrefixRows = 128;
+__host__ __device__ inline int prefix_rows_for (int band_rows)
+{
+  const int parts = (band_rows + kMaxPrefixRows - 1) / kMaxPrefixRows;
+  return (band_rows + parts - 1) / parts;
+}
 /* Threads of a band block: up to 1024 for 16 words a thread (64 registers
  * a thread), 512 for 32 (128 registers). */
 constexpr int kMaxBandThreads = 1024;
@@ -541,14 +552,14 @@ __global__ void column_band_scan (int bands, int columns,
  * rows, all loaded at once with the prefix. */
 template <int N>
 __device__ inline void add_column_prefix (uint32_t (&v)[N * kChunk / 2],
-    uint32_t coef, int j, const BandParams & p, int chunk)
+    uint32_t coef, int j, const BandParams & p, int pr, int chunk)
 {
   constexpr int W = N * kChunk / 2, kVectorsPerChunk = kChunk / 2 / 4;
   if (j == 0 || coef == 0)
     return;
-  const int band = j / p.band_rows;
-  const int y0 = band * p.band_rows;
-  const int y_end = min (y0 + p.band_rows, p.height);
+  const int band = j / pr;
+  const int y0 = band * pr;
+  const int y_end = min (y0 + pr, p.height);
   const bool ahead = y_end - j < j - y0;
   const int from = ahead ? j : y0;
   const uint4 *bp = reinterpret_cast<const uint4 *>(p.band_prefix +
@@ -571,6 +582,32 @@ __device__ inline void add_column_prefix (uint32_t (&v)[N * kChunk / 2],
     v[k] += coef * base[k] + row_coef * rows[k];
 }
 
+/* A cut at most pr - 1 rows above k where F(cut) reads band prefixes at
+ * multiples of pr, or P(n), and no rows (clamp's P(1) and P(n - 1), a row
+ * from P(0) and P(n), excepted): F(k) in expand_prefix's terms. */
+__device__ inline int prefix_cut (int k, int n, HipfBorderMode mode, int pr)
+{
+  if (k >= 0 && k <= n)
+    return k == n ? k : k - k % pr;
+  switch (mode) {
+    case HIPF_BORDER_WRAP:
+      return k - (k - floor_div (k, n) * n) % pr;
+    case HIPF_BORDER_MIRROR:{
+      if (n == 1)
+        return k;
+      const int period = 2 * n - 2;
+      const int r = k - floor_div (k, period) * period;
+      if (r <= n)
+        return k - r % pr;
+      /* F(k) reads P(j), and P(j + d) d rows lower, until r - d = n. */
+      const int j = period - r + 1;
+      return k - min ((pr - j % pr) % pr, r - n);
+    }
+    default:
+      return k;
+  }
+}
+
 /* w = F(b) - F(a) down N chunk columns, from the band prefixes, in their
  * 16-bit lanes: exact for windows of up to kMaxLaneRows rows. Terms on
  * one P(j) are merged first, and every P(j) is then read from one place in
@@ -578,7 +615,7 @@ __device__ inline void add_column_prefix (uint32_t (&v)[N * kChunk / 2],
  * have up to twelve terms. */
 template <int N>
 __device__ inline void piece_sums (uint32_t (&w)[N * kChunk / 2], int a,
-    int b, const BandParams & p, int chunk)
+    int b, const BandParams & p, int pr, int chunk)
 {
   constexpr int kMaxTerms = 12;
   int js[kMaxTerms];
@@ -600,7 +637,7 @@ __device__ inline void piece_sums (uint32_t (&w)[N * kChunk / 2], int a,
   for (int m = 0; m < N * kChunk / 2; ++m)
     w[m] = 0;
   for (int t = 0; t < terms; ++t)
-    add_column_prefix<N> (w, coefs[t], js[t], p, chunk);
+    add_column_prefix<N> (w, coefs[t], js[t], p, pr, chunk);
 }
 
 /* Vertical window sums of row y for the N chunks from chunk on. Once per
@@ -622,16 +659,16 @@ __device__ __noinline__ void start_window (uint32_t * out,
      * prefixes hold two sample columns a word in 16-bit lanes, whose
      * carries cancel in any sum of terms that is the sum of a window of
      * at most kMaxLaneRows rows. Taller windows are cut into such pieces,
-     * at band boundaries where that can be, where F(k) is one P(j) with
-     * no rows to add. The pieces add up in out rather than in registers,
+     * where F(k) reads prefixes with no rows to add (prefix_cut). The
+     * pieces add up in out rather than in registers,
      * which the next piece's loads need (RGB spilled 1 KB more). */
     constexpr int W = N * kChunk / 2;
-    const int b = y + p.radius_y + 1;
+    const int b = y + p.radius_y + 1, pr = prefix_rows_for (p.band_rows);
     for (int k = y - p.radius_y, first = 1; k < b; first = 0) {
-      int next = floor_div (k + kMaxLaneRows, p.band_rows) * p.band_rows;
-      next = min (b, next > k ? next : k + kMaxLaneRows);
+      const int next = k + kMaxLaneRows >= b ? b :
+          prefix_cut (k + kMaxLaneRows, p.height, p.mode, pr);
       uint32_t w[W];
-      piece_sums<N> (w, k, next, p, chunk);
+      piece_sums<N> (w, k, next, p, pr, chunk);
 #pragma unroll
       for (int m = 0; m < W; ++m) {
         const uint32_t lo = w[m] & 0xffffu, hi = w[m] >> 16;
@@ -1297,6 +1334,8 @@ struct BandPlan
   size_t shared;
   bool extended;
   bool band_prefix;
+  int prefix_rows;              /* rows from one band prefix to the next */
+  int prefix_bands;             /* band prefixes, less P(0) */
   size_t prefix_bytes;
   size_t prefix_stride;         /* samples of a row, in whole chunks */
   size_t prefix_words;          /* words of a band prefix row */
@@ -1408,7 +1447,9 @@ BandPlan plan_bands (const HipfDeviceLimits * limits,
     return plan;
   plan.prefix_stride = (size_t) chunks * kChunk;
   plan.prefix_words = plan.prefix_stride / 2;
-  plan.prefix_bytes = (size_t) (plan.bands + 1) * plan.prefix_words *
+  plan.prefix_rows = prefix_rows_for (plan.band_rows);
+  plan.prefix_bands = ceil_div (p->height, plan.prefix_rows);
+  plan.prefix_bytes = (size_t) (plan.prefix_bands + 1) * plan.prefix_words *
       sizeof (uint32_t);
   plan.ok = true;
   return plan;
@@ -1525,15 +1566,15 @@ hipf_box_blur (const HipfDeviceLimits * limits, const HipfBoxBlurPlane * p,
     }
     if (plan.band_prefix) {
       uint32_t *prefix = (uint32_t *) scratch;
-      dim3 grid (ceil_div (bp.chunks, kColumnThreads), plan.bands);
+      dim3 grid (ceil_div (bp.chunks, kColumnThreads), plan.prefix_bands);
       column_band_sums <<<grid, kColumnThreads, 0, stream>>> (src,
-          src_pitch, p->height, plan.band_rows, bp.chunks, prefix,
+          src_pitch, p->height, plan.prefix_rows, bp.chunks, prefix,
           plan.prefix_words);
       /* Lane words scan as they are: their carries cancel in differences. */
       const int columns = (int) plan.prefix_words;
       column_band_scan <<<ceil_div (columns, limits->warp_size),
-          dim3 (limits->warp_size, kScanSegments), 0, stream>>> (plan.bands,
-          columns, prefix, plan.prefix_words);
+          dim3 (limits->warp_size, kScanSegments), 0, stream>>> (
+          plan.prefix_bands, columns, prefix, plan.prefix_words);
       bp.band_prefix = prefix;
     }
     void *args[] = { &bp };

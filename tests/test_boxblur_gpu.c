@@ -9,6 +9,7 @@
 #include <gst/video/video.h>
 
 #include "gpucheck.h"
+#include "hipf-kernels.h"
 #include "reference.h"
 #include "testutil.h"
 
@@ -471,6 +472,80 @@ GST_START_TEST (test_frames_in_flight)
 
 GST_END_TEST;
 
+/* Bands taller than the band prefixes' spacing, as a device with few
+ * multiprocessors gives them, and windows summed in several pieces, cut
+ * inside and outside the plane: the launch wrapper driven directly, told
+ * of one multiprocessor. Narrow planes take small blocks, many of them a
+ * multiprocessor, so their bands are still tens to hundreds of rows. */
+GST_START_TEST (test_tall_bands)
+{
+  static const struct
+  {
+    gint channels, width, height, ry;
+  } cases[] = {
+    {4, 64, 4000, 600}, {1, 200, 3000, 300}, {3, 40, 2000, 129},
+    {4, 64, 700, 700}, {2, 48, 1500, 260},
+  };
+  HipfDeviceLimits limits;
+  guint c, m;
+  hipError_t err;
+
+  err = hipf_device_limits_query (0, &limits);
+  fail_unless (err == hipSuccess, "%s", hipGetErrorString (err));
+  limits.multiprocessors = 1;
+  for (c = 0; c < G_N_ELEMENTS (cases); c++) {
+    const gint w = cases[c].width, h = cases[c].height;
+    const gint ch = cases[c].channels, ry = cases[c].ry;
+    const gsize pitch = GST_ROUND_UP_16 (w * ch), size = pitch * h;
+    guint8 *in = g_malloc (size), *out = g_malloc (size);
+    guint8 *expected = g_malloc (size);
+    RefPlane ref_in = { in, (gint) pitch, w, h, ch };
+    RefPlane ref_out = { expected, (gint) pitch, w, h, ch };
+    gsize i;
+
+    for (i = 0; i < size; i++)
+      in[i] = g_rand_int_range (hipf_test_rand (), 0, 256);
+    for (m = 0; m < REF_N_BORDERS; m++) {
+      HipfBoxBlurPlane plane = { w, h, ch, 2, ry, (HipfBorderMode) m };
+      void *src = NULL, *dst = NULL, *scratch = NULL;
+      gint x, y;
+
+      fail_unless (hipMalloc (&src, size) == hipSuccess);
+      fail_unless (hipMalloc (&dst, size) == hipSuccess);
+      fail_unless (hipMalloc (&scratch,
+              hipf_box_blur_scratch_size (&limits, &plane)) == hipSuccess);
+      fail_unless (hipMemcpyAsync (src, in, size, hipMemcpyHostToDevice,
+              NULL) == hipSuccess);
+      err = hipf_box_blur (&limits, &plane, src, pitch, dst, pitch, scratch,
+          NULL);
+      fail_unless (err == hipSuccess, "%s", hipGetErrorString (err));
+      fail_unless (hipMemcpyAsync (out, dst, size, hipMemcpyDeviceToHost,
+              NULL) == hipSuccess);
+      err = hipStreamSynchronize (NULL);
+      fail_unless (err == hipSuccess, "%s", hipGetErrorString (err));
+      hipFree (src);
+      hipFree (dst);
+      hipFree (scratch);
+
+      ref_box_blur_plane (&ref_in, &ref_out, 2, ry, m);
+      for (y = 0; y < h; y++)
+        if (memcmp (out + y * pitch, expected + y * pitch, w * ch) != 0)
+          break;
+      for (x = 0; y < h && out[y * pitch + x] == expected[y * pitch + x];)
+        x++;
+      fail_unless (y == h, "%d channels %dx%d radius_y %d %s: sample %d of "
+          "row %d is %u, not %u (seed %u)", ch, w, h, ry,
+          ref_border_nicks[m], x, y, y < h ? out[y * pitch + x] : 0,
+          y < h ? expected[y * pitch + x] : 0, hipf_test_seed ());
+    }
+    g_free (in);
+    g_free (out);
+    g_free (expected);
+  }
+}
+
+GST_END_TEST;
+
 static Suite *
 boxblur_gpu_suite (void)
 {
@@ -485,6 +560,7 @@ boxblur_gpu_suite (void)
   tcase_add_test (tc, test_full_hd);
   tcase_add_test (tc, test_wide_rows);
   tcase_add_test (tc, test_bright_frames);
+  tcase_add_test (tc, test_tall_bands);
   tcase_add_test (tc, test_padded_input);
   tcase_add_test (tc, test_padded_output);
   tcase_add_test (tc, test_passthrough_and_changes);
