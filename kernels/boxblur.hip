@@ -582,9 +582,10 @@ __device__ inline void add_column_prefix (uint32_t (&v)[N * kChunk / 2],
     v[k] += coef * base[k] + row_coef * rows[k];
 }
 
-/* A cut at most pr - 1 rows above k where F(cut) reads band prefixes at
- * multiples of pr, or P(n), and no rows (clamp's P(1) and P(n - 1), a row
- * from P(0) and P(n), excepted): F(k) in expand_prefix's terms. */
+/* A cut in (k - pr, k] where F(cut), in expand_prefix's
+ * terms, reads band prefixes at multiples of pr, or P(n), and no rows but
+ * for P(1) and P(n - 1), a row from P(0) and P(n), which clamp reads
+ * outside the plane and mirror beyond its first reflection. */
 __device__ inline int prefix_cut (int k, int n, HipfBorderMode mode, int pr)
 {
   if (k >= 0 && k <= n)
