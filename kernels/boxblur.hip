@@ -661,8 +661,8 @@ __device__ __noinline__ void start_window (uint32_t * out,
      * carries cancel in any sum of terms that is the sum of a window of
      * at most kMaxLaneRows rows. Taller windows are cut into such pieces,
      * where F(k) reads prefixes with no rows to add (prefix_cut). The
-     * pieces add up in out rather than in registers,
-     * which the next piece's loads need (RGB spilled 1 KB more). */
+     * pieces add up in out rather than in registers, which the next
+     * piece's loads need (RGB spilled 1 KB more). */
     constexpr int W = N * kChunk / 2;
     const int b = y + p.radius_y + 1, pr = prefix_rows_for (p.band_rows);
     for (int k = y - p.radius_y, first = 1; k < b; first = 0) {
