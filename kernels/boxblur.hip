@@ -244,15 +244,16 @@ constexpr int kMaxLaneWindow = 255;
  * prefixes hold two columns a word, and tall windows are summed from them
  * in pieces of at most this many rows, each exact in its lanes. */
 constexpr int kMaxLaneRows = 65535 / 255;
-/* Band prefixes are kept every band, or every so many rows of a band
- * taller than this (few multiprocessors, tall planes): a piece is then
- * cut where its ends read prefixes alone, and a prefix read that cannot
- * be has at most half this many rows to add. */
+/* Band prefixes are kept every band, or every this many rows where bands
+ * are taller (few multiprocessors, tall planes): a piece is then cut
+ * where its ends read prefixes alone, and a prefix read that cannot be
+ * has at most half this many rows to add. The spacing grows with the
+ * bands, so the tallest window's plan, which has the most bands, sizes
+ * the scratch for every radius. */
 constexpr int kMaxPrefixRows = 128;
 __host__ __device__ inline int prefix_rows_for (int band_rows)
 {
-  const int parts = (band_rows + kMaxPrefixRows - 1) / kMaxPrefixRows;
-  return (band_rows + parts - 1) / parts;
+  return band_rows < kMaxPrefixRows ? band_rows : kMaxPrefixRows;
 }
 /* Threads of a band block: up to 1024 for 16 words a thread (64 registers
  * a thread), 512 for 32 (128 registers). */
