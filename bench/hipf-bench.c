@@ -3,8 +3,9 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Benchmark: kernel times on device-resident frames next to a device copy
- * of the same frame, element throughput through real pipelines, and the
- * CPU reference on the same frames. Prints one table and writes it as CSV.
+ * of the same frame, element throughput through real pipelines next to
+ * the time the same frame's copies over the PCIe link take, and the CPU
+ * reference on the same frames. Prints one table and writes it as CSV.
  *
  *   hipf-bench [--quick] [--kernels-only] [--csv FILE] [--runs N]
  *
@@ -33,8 +34,10 @@ typedef struct
   gint width, height;
   const gchar *params;
   gdouble time_us;              /* median; <0 when not measured */
-  gdouble copy_us;              /* device copy of the same frame, or 0 */
-  gdouble fps;                  /* element rows */
+  /* Device copy of the same frame; for element rows, the frame's copies
+   * over the link that the element makes; or 0. */
+  gdouble copy_us;
+  gdouble fps;                  /* element and link rows */
 } Row;
 
 static GArray *rows;
@@ -48,13 +51,14 @@ add_row (const gchar * what, GstVideoFormat format, gint w, gint h,
     g_intern_string (params), time_us, copy_us, fps
   };
   g_array_append_val (rows, r);
+  g_printerr ("  %-10s %-6s %4dx%-4d %-34s", what, r.format, w, h, params);
   if (fps > 0)
-    g_printerr ("  %-10s %-6s %4dx%-4d %-34s %9.1f frames/s\n", what, r.format,
-        w, h, params, fps);
+    g_printerr (" %9.1f frames/s", fps);
   else
-    g_printerr ("  %-10s %-6s %4dx%-4d %-34s %9.1f us%s\n", what, r.format, w,
-        h, params, time_us, copy_us > 0 ? g_strdup_printf ("  (%.2fx copy)",
-            time_us / copy_us) : "");
+    g_printerr (" %9.1f us", time_us);
+  if (time_us > 0 && copy_us > 0)
+    g_printerr ("  (%.2fx copy)", time_us / copy_us);
+  g_printerr ("\n");
 }
 
 static int
@@ -289,6 +293,90 @@ bench_device (GstVideoFormat format, gint w, gint h, gboolean all_modes,
   }
 }
 
+/* ---- PCIe link rows ------------------------------------------------------- */
+
+/* Frames a timed batch of link copies moves, and the batches whose median
+ * is reported. */
+#define LINK_FRAMES 16
+#define LINK_BATCHES 5
+
+typedef enum
+{
+  LINK_UP,                      /* host to device */
+  LINK_BOTH,                    /* and device to host at once, two streams */
+} LinkDirection;
+
+static const gchar *link_names[] = { "host to device", "both ways at once" };
+
+/* Time a frame of @size takes over the link, per frame, from host memory
+ * that is pinned or pageable (the element's output pool is pinned, so
+ * downloads always land in pinned memory): what an element that moves
+ * frames that way can reach at best, measured in the same run. */
+static gdouble
+time_link (gsize size, gboolean pinned, LinkDirection dir)
+{
+  guint8 *in[ROTATION], *out[ROTATION], *dev[2 * ROTATION];
+  hipStream_t up, down;
+  hipEvent_t start, stop, down_done;
+  gdouble t[LINK_BATCHES];
+  gint b, i;
+
+  for (i = 0; i < ROTATION; i++) {
+    if (pinned)
+      CHECK (hipHostMalloc ((void **) &in[i], size, hipHostMallocDefault));
+    else
+      in[i] = g_malloc (size);
+    fill_random (in[i], size, 5 + i);
+    CHECK (hipHostMalloc ((void **) &out[i], size, hipHostMallocDefault));
+  }
+  for (i = 0; i < 2 * ROTATION; i++)
+    CHECK (hipMalloc ((void **) &dev[i], size));
+  CHECK (hipStreamCreateWithFlags (&up, hipStreamNonBlocking));
+  CHECK (hipStreamCreateWithFlags (&down, hipStreamNonBlocking));
+  CHECK (hipEventCreateWithFlags (&start, hipEventDefault));
+  CHECK (hipEventCreateWithFlags (&stop, hipEventDefault));
+  CHECK (hipEventCreateWithFlags (&down_done, hipEventDisableTiming));
+
+  /* Batch -1 warms the link up and is not timed. */
+  for (b = -1; b < LINK_BATCHES; b++) {
+    gfloat ms;
+
+    CHECK (hipEventRecord (start, up));
+    CHECK (hipStreamWaitEvent (down, start, 0));
+    for (i = 0; i < LINK_FRAMES; i++) {
+      CHECK (hipMemcpyAsync (dev[i % ROTATION], in[i % ROTATION], size,
+              hipMemcpyHostToDevice, up));
+      if (dir == LINK_BOTH)
+        CHECK (hipMemcpyAsync (out[i % ROTATION],
+                dev[ROTATION + i % ROTATION], size, hipMemcpyDeviceToHost,
+                down));
+    }
+    CHECK (hipEventRecord (down_done, down));
+    CHECK (hipStreamWaitEvent (up, down_done, 0));
+    CHECK (hipEventRecord (stop, up));
+    CHECK (hipEventSynchronize (stop));
+    CHECK (hipEventElapsedTime (&ms, start, stop));
+    if (b >= 0)
+      t[b] = ms * 1000.0 / LINK_FRAMES;
+  }
+
+  hipEventDestroy (start);
+  hipEventDestroy (stop);
+  hipEventDestroy (down_done);
+  hipStreamDestroy (up);
+  hipStreamDestroy (down);
+  for (i = 0; i < 2 * ROTATION; i++)
+    hipFree (dev[i]);
+  for (i = 0; i < ROTATION; i++) {
+    if (pinned)
+      hipHostFree (in[i]);
+    else
+      g_free (in[i]);
+    hipHostFree (out[i]);
+  }
+  return median (t, LINK_BATCHES);
+}
+
 /* ---- element rows --------------------------------------------------------- */
 
 static void
@@ -424,22 +512,23 @@ print_table (FILE * out, gboolean csv)
     gdouble ratio = r->copy_us > 0 ? r->time_us / r->copy_us : 0;
 
     if (csv)
-      fprintf (out, "%s,%s,%d,%d,\"%s\",%.2f,%.2f,%.3f,%.1f\n", r->what, r->format,
-          r->width, r->height, r->params, r->fps > 0 ? 0 : r->time_us,
-          r->copy_us, ratio, r->fps);
+      fprintf (out, "%s,%s,%d,%d,\"%s\",%.2f,%.2f,%.3f,%.1f\n", r->what,
+          r->format, r->width, r->height, r->params, r->time_us, r->copy_us,
+          ratio, r->fps);
     else {
-      gchar size[32];
+      gchar size[32], time[16] = "", copy[16] = "", rat[16] = "", fps[16] = "";
 
       g_snprintf (size, sizeof (size), "%dx%d", r->width, r->height);
+      if (r->time_us > 0)
+        g_snprintf (time, sizeof (time), "%.1f", r->time_us);
+      if (r->copy_us > 0)
+        g_snprintf (copy, sizeof (copy), "%.1f", r->copy_us);
+      if (ratio > 0)
+        g_snprintf (rat, sizeof (rat), "%.2fx", ratio);
       if (r->fps > 0)
-        printf ("%-10s %-6s %-9s %-34s %11s %9s %7s %10.1f\n", r->what,
-            r->format, size, r->params, "", "", "", r->fps);
-      else if (r->copy_us > 0)
-        printf ("%-10s %-6s %-9s %-34s %11.1f %9.1f %6.2fx %10s\n", r->what,
-            r->format, size, r->params, r->time_us, r->copy_us, ratio, "");
-      else
-        printf ("%-10s %-6s %-9s %-34s %11.1f %9s %7s %10s\n", r->what,
-            r->format, size, r->params, r->time_us, "", "", "");
+        g_snprintf (fps, sizeof (fps), "%.1f", r->fps);
+      printf ("%-10s %-6s %-9s %-34s %11s %9s %7s %10s\n", r->what, r->format,
+          size, r->params, time, copy, rat, fps);
     }
   }
 }
@@ -487,26 +576,32 @@ main (int argc, char **argv)
       GstVideoFormat format;
       gint width, height;
       gboolean pinned;
+      LinkDirection link;       /* the copies the element makes a frame */
     } pipelines[] = {
       {"hipboxblur", "hipboxblur radius=6", "pageable in",
-          GST_VIDEO_FORMAT_RGBA, 3840, 2160, FALSE},
+          GST_VIDEO_FORMAT_RGBA, 3840, 2160, FALSE, LINK_BOTH},
       {"hipboxblur", "hipboxblur radius=6", "pinned in",
-          GST_VIDEO_FORMAT_RGBA, 3840, 2160, TRUE},
+          GST_VIDEO_FORMAT_RGBA, 3840, 2160, TRUE, LINK_BOTH},
       {"hipboxblur", "hipboxblur radius=6 frames-in-flight=4",
-          "pageable in, 4 in flight", GST_VIDEO_FORMAT_RGBA, 3840, 2160, FALSE},
+          "pageable in, 4 in flight", GST_VIDEO_FORMAT_RGBA, 3840, 2160, FALSE,
+          LINK_BOTH},
       {"hipboxblur", "hipboxblur radius=6 frames-in-flight=4",
-          "pinned in, 4 in flight", GST_VIDEO_FORMAT_RGBA, 3840, 2160, TRUE},
+          "pinned in, 4 in flight", GST_VIDEO_FORMAT_RGBA, 3840, 2160, TRUE,
+          LINK_BOTH},
       {"hiphist", "hiphistogram", "pageable in",
-          GST_VIDEO_FORMAT_RGBA, 3840, 2160, FALSE},
+          GST_VIDEO_FORMAT_RGBA, 3840, 2160, FALSE, LINK_UP},
       {"hiphist", "hiphistogram", "pinned in",
-          GST_VIDEO_FORMAT_RGBA, 3840, 2160, TRUE},
+          GST_VIDEO_FORMAT_RGBA, 3840, 2160, TRUE, LINK_UP},
       {"hiphist", "hiphistogram frames-in-flight=4",
-          "pageable in, 4 in flight", GST_VIDEO_FORMAT_RGBA, 3840, 2160, FALSE},
+          "pageable in, 4 in flight", GST_VIDEO_FORMAT_RGBA, 3840, 2160, FALSE,
+          LINK_UP},
       {"hiphist", "hiphistogram frames-in-flight=4",
-          "pinned in, 4 in flight", GST_VIDEO_FORMAT_RGBA, 3840, 2160, TRUE},
+          "pinned in, 4 in flight", GST_VIDEO_FORMAT_RGBA, 3840, 2160, TRUE,
+          LINK_UP},
       {"hipboxblur", "hipboxblur radius=6", "pinned in",
-          GST_VIDEO_FORMAT_NV12, 1920, 1080, TRUE},
+          GST_VIDEO_FORMAT_NV12, 1920, 1080, TRUE, LINK_BOTH},
     };
+    gdouble link_us[G_N_ELEMENTS (pipelines)];
     guint i;
 
     CHECK (hipSetDevice (device));
@@ -521,14 +616,48 @@ main (int argc, char **argv)
     if (kernels_only)
       goto table;
 
+    /* The link first: each element row is a ratio to the copies that
+     * element makes a frame, over the link, measured in this run. */
+    g_printerr ("link (median of %d batches of %d frames):\n", LINK_BATCHES,
+        LINK_FRAMES);
+    for (i = 0; i < G_N_ELEMENTS (pipelines); i++) {
+      guint j;
+
+      for (j = 0; j < i; j++)
+        if (pipelines[j].format == pipelines[i].format
+            && pipelines[j].width == pipelines[i].width
+            && pipelines[j].height == pipelines[i].height
+            && pipelines[j].pinned == pipelines[i].pinned
+            && pipelines[j].link == pipelines[i].link)
+          break;
+      if (j < i) {
+        link_us[i] = link_us[j];
+      } else {
+        GstVideoInfo info;
+        gchar *params;
+
+        gst_video_info_set_format (&info, pipelines[i].format,
+            pipelines[i].width, pipelines[i].height);
+        link_us[i] = time_link (info.size, pipelines[i].pinned,
+            pipelines[i].link);
+        params = g_strdup_printf ("%s, %s in", link_names[pipelines[i].link],
+            pipelines[i].pinned ? "pinned" : "pageable");
+        add_row ("link", pipelines[i].format, pipelines[i].width,
+            pipelines[i].height, params, link_us[i], 0, 1e6 / link_us[i]);
+        g_free (params);
+      }
+    }
     g_printerr ("elements (%d frames through appsrc ! element ! fakesink):\n",
         frames);
-    for (i = 0; i < G_N_ELEMENTS (pipelines); i++)
+    for (i = 0; i < G_N_ELEMENTS (pipelines); i++) {
+      gdouble fps = bench_element (pipelines[i].element, pipelines[i].format,
+          pipelines[i].width, pipelines[i].height, pipelines[i].pinned,
+          frames);
+
       add_row (pipelines[i].name, pipelines[i].format, pipelines[i].width,
-          pipelines[i].height, pipelines[i].params, 0, 0,
-          bench_element (pipelines[i].element, pipelines[i].format,
-              pipelines[i].width, pipelines[i].height, pipelines[i].pinned,
-              frames));
+          pipelines[i].height, pipelines[i].params, fps > 0 ? 1e6 / fps : 0,
+          link_us[i], fps);
+    }
     g_printerr ("cpu reference:\n");
     bench_cpu (GST_VIDEO_FORMAT_RGBA, 3840, 2160, 6);
   }
