@@ -13,7 +13,8 @@
  * half the radius, rounded up. A radius of 0 passes frames through.
  *
  * With #GstHipBoxBlur:frames-in-flight above 1, uploads, kernels and
- * downloads of consecutive frames overlap on separate streams and each
+ * downloads of consecutive frames overlap (uploads on one stream, downloads
+ * on another, so that each copy engine runs back to back) and each
  * frame leaves the element once that many newer frames have entered it (or
  * at EOS); the added latency is reported in the latency query. The element
  * offers upstream a pool of pinned host memory and writes its output to
@@ -305,10 +306,22 @@ gst_hip_box_blur_set_info (GstVideoFilter * filter, GstCaps * incaps,
   return TRUE;
 }
 
-/* Starts slot @index's frame through the device: upload, one blur per
- * plane, download. Nothing here waits. */
+/* Slot @index's frame through the device, in the three parts
+ * GstHipInFlight enqueues: upload, one blur per plane, download. Nothing
+ * here waits. */
 static gboolean
-enqueue_frame (GstBaseTransform * trans, guint index, hipStream_t stream)
+upload_frame (GstBaseTransform * trans, guint index, hipStream_t stream)
+{
+  GstHipBoxBlur *self = GST_HIP_BOX_BLUR (trans);
+  Slot *slot = &self->slots[index];
+
+  return gst_hip_device_bind (&self->device)
+      && gst_hip_video_upload (&self->device, stream, &self->layout,
+      &slot->in_frame, slot->src.ptr);
+}
+
+static gboolean
+blur_frame (GstBaseTransform * trans, guint index, hipStream_t stream)
 {
   GstHipBoxBlur *self = GST_HIP_BOX_BLUR (trans);
   GstHipDevice *dev = &self->device;
@@ -324,10 +337,6 @@ enqueue_frame (GstBaseTransform * trans, guint index, hipStream_t stream)
   border = self->border_mode;
   GST_OBJECT_UNLOCK (self);
 
-  if (!gst_hip_device_bind (dev)
-      || !gst_hip_video_upload (dev, stream, &self->layout, &slot->in_frame,
-          src))
-    return FALSE;
   for (p = 0; p < self->layout.n_planes; p++) {
     const GstHipPlane *plane = &self->layout.planes[p];
     HipfBoxBlurPlane params;
@@ -338,8 +347,17 @@ enqueue_frame (GstBaseTransform * trans, guint index, hipStream_t stream)
                 plane->pitch, slot->scratch.ptr, stream), "hipf_box_blur"))
       return FALSE;
   }
-  return gst_hip_video_download (dev, stream, &self->layout, dst,
-      &slot->out_frame);
+  return TRUE;
+}
+
+static gboolean
+download_frame (GstBaseTransform * trans, guint index, hipStream_t stream)
+{
+  GstHipBoxBlur *self = GST_HIP_BOX_BLUR (trans);
+  Slot *slot = &self->slots[index];
+
+  return gst_hip_video_download (&self->device, stream, &self->layout,
+      slot->dst.ptr, &slot->out_frame);
 }
 
 /* Maps @inbuf and @outbuf into the next free slot and starts the frame. */
@@ -587,7 +605,9 @@ static void
 gst_hip_box_blur_init (GstHipBoxBlur * self)
 {
   static const GstHipInFlightFuncs funcs = {
-    .enqueue = enqueue_frame,
+    .upload = upload_frame,
+    .compute = blur_frame,
+    .download = download_frame,
     .release = release_frame,
   };
 

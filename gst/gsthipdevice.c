@@ -435,3 +435,11 @@ gst_hip_device_event_wait (GstHipDevice * dev, hipEvent_t event)
     return post_error (dev, err, "hipEventSynchronize", injected);
   return TRUE;
 }
+
+gboolean
+gst_hip_device_stream_wait (GstHipDevice * dev, hipStream_t stream,
+    hipEvent_t event)
+{
+  CHECK (dev, hipStreamWaitEvent (stream, event, 0));
+  return TRUE;
+}

@@ -83,6 +83,9 @@ void gst_hip_device_event_free (GstHipDevice * dev, hipEvent_t event);
 gboolean gst_hip_device_record (GstHipDevice * dev, hipEvent_t event,
     hipStream_t stream);
 gboolean gst_hip_device_event_wait (GstHipDevice * dev, hipEvent_t event);
+/* Work enqueued on @stream from now on waits for @event's last record. */
+gboolean gst_hip_device_stream_wait (GstHipDevice * dev, hipStream_t stream,
+    hipEvent_t event);
 
 G_END_DECLS
 

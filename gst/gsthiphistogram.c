@@ -12,8 +12,8 @@
  * the buffer. Frames pass through unchanged.
  *
  * With #GstHipHistogram:frames-in-flight above 1, the upload of a frame
- * overlaps the counting and readback of the frames before it, each on a
- * stream of its own; a frame leaves, with its message and meta, once
+ * overlaps the counting and readback of the frames before it; a frame
+ * leaves, with its message and meta, once
  * frames-in-flight - 1 newer frames have entered the element (or at EOS),
  * and the added latency is reported in the latency query. Uploads overlap
  * only from pinned memory (hipboxblur's output, for one), which the element
@@ -88,6 +88,7 @@ typedef struct
   GstHipMemory src;
   GstHipMemory counts;
   gint counts_half;             /* the half of counts the next launch takes */
+  gint counted_half;            /* the half the last launch took */
   GstHipMemory host_counts;
 } Slot;
 
@@ -515,36 +516,52 @@ interval_elapsed (GstHipHistogram * self, const Settings * s,
   return TRUE;
 }
 
-/* Starts slot @index's frame through the device: upload, count, read the
- * counts back. Nothing here waits. */
+/* Slot @index's frame through the device, in the three parts
+ * GstHipInFlight enqueues: upload, count, read the counts back. Nothing
+ * here waits. */
 static gboolean
-enqueue_frame (GstBaseTransform * trans, guint index, hipStream_t stream)
+upload_frame (GstBaseTransform * trans, guint index, hipStream_t stream)
+{
+  GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
+  Slot *slot = &self->slots[index];
+
+  return gst_hip_device_bind (&self->device)
+      && gst_hip_video_upload (&self->device, stream, &self->layout,
+      &slot->frame, slot->src.ptr);
+}
+
+static gboolean
+count_frame (GstBaseTransform * trans, guint index, hipStream_t stream)
 {
   GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
   GstHipDevice *dev = &self->device;
   Slot *slot = &self->slots[index];
   HipfHistogramFrame frame = self->frame;
-  gsize size = frame.n_channels * HIPF_HISTOGRAM_VALUES * sizeof (guint32);
-
-  guint32 *counts = hipf_histogram_counts (slot->counts.ptr,
-      slot->counts_half);
   hipError_t err;
 
   apply_roi (&frame, &self->layout, &slot->settings);
-  if (!gst_hip_device_bind (dev)
-      || !gst_hip_video_upload (dev, stream, &self->layout, &slot->frame,
-          slot->src.ptr))
-    return FALSE;
+  slot->counted_half = slot->counts_half;
   err = hipf_histogram (&dev->limits, &frame, slot->src.ptr, slot->counts.ptr,
       slot->counts_half, stream);
   /* A launch that started took its half and cleared the other, even one
    * whose failure is only injected: the next launch takes the other. */
   if (err == hipSuccess)
     slot->counts_half = !slot->counts_half;
-  /* The counts come back as one row, on the frame's own stream. */
-  return gst_hip_device_launched (dev, err, "hipf_histogram")
-      && gst_hip_device_copy_2d (dev, stream, slot->host_counts.ptr, size,
-      counts, size, size, 1, hipMemcpyDeviceToHost);
+  return gst_hip_device_launched (dev, err, "hipf_histogram");
+}
+
+/* The counts come back as one row. */
+static gboolean
+download_counts (GstBaseTransform * trans, guint index, hipStream_t stream)
+{
+  GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
+  Slot *slot = &self->slots[index];
+  gsize size = self->frame.n_channels * HIPF_HISTOGRAM_VALUES *
+      sizeof (guint32);
+
+  return gst_hip_device_copy_2d (&self->device, stream,
+      slot->host_counts.ptr, size, hipf_histogram_counts (slot->counts.ptr,
+          slot->counted_half), size, size, 1, hipMemcpyDeviceToHost);
 }
 
 static void
@@ -752,7 +769,9 @@ static void
 gst_hip_histogram_init (GstHipHistogram * self)
 {
   static const GstHipInFlightFuncs funcs = {
-    .enqueue = enqueue_frame,
+    .upload = upload_frame,
+    .compute = count_frame,
+    .download = download_counts,
     .release = release_frame,
     .finish = finish_frame,
   };

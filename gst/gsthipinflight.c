@@ -3,9 +3,15 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Frames in flight, shared by the elements: with frames-in-flight = N, up to
- * N frames are on the device at once, each on a non-blocking stream of its
- * own, so that the upload of one overlaps the kernels and download of the
- * one before. A frame leaves once N - 1 newer frames have entered, in
+ * N frames are on the device at once, so that the upload of one overlaps
+ * the kernels and download of the ones before. Every frame's upload goes on
+ * one stream and every download on another, in frame order, and each
+ * frame's kernels on its slot's stream, events passing the frame from one
+ * to the next. A copy engine then takes one direction's copies back to
+ * back. With each frame's copies on a stream of its own, an upload waited
+ * behind other frames' downloads queued on the same engine, and uploads
+ * came in bursts with the upload engine idle in between: 4K RGBA frames
+ * took 790-840 us each on the H100 instead of 670-710. A frame leaves once N - 1 newer frames have entered, in
  * order; serialized events (EOS, segment, caps, ...) first push every frame
  * in flight, a flush drops them, and the latency query adds N - 1 frames.
  *
@@ -120,9 +126,11 @@ slot_drop (GstHipInFlight * f, guint index)
 {
   GstBuffer *out;
 
-  /* The stream rather than the event: a frame that failed to start never
+  /* The streams rather than the event: a frame that failed to start never
    * recorded it, and copies it enqueued may still read its buffers. */
+  hipStreamSynchronize (f->upload);
   hipStreamSynchronize (f->slots[index].stream);
+  hipStreamSynchronize (f->download);
   out = slot_release (f, index);
   if (out)
     gst_buffer_unref (out);
@@ -151,8 +159,14 @@ gst_hip_in_flight_start (GstHipInFlight * f, GstHipDevice * dev)
   f->device = dev;
   f->first = f->pending = 0;
   f->draining = FALSE;
+  if (!gst_hip_device_stream_new (dev, &f->upload)
+      || !gst_hip_device_stream_new (dev, &f->download)) {
+    gst_hip_in_flight_stop (f);
+    return FALSE;
+  }
   for (i = 0; i < f->n_slots; i++) {
     if (!gst_hip_device_stream_new (dev, &f->slots[i].stream)
+        || !gst_hip_device_event_new (dev, &f->slots[i].handed)
         || !gst_hip_device_event_new (dev, &f->slots[i].done)) {
       gst_hip_in_flight_stop (f);
       return FALSE;
@@ -169,10 +183,15 @@ gst_hip_in_flight_stop (GstHipInFlight * f)
   discard (f);
   for (i = 0; i < f->n_slots; i++) {
     gst_hip_device_event_free (f->device, f->slots[i].done);
+    gst_hip_device_event_free (f->device, f->slots[i].handed);
     gst_hip_device_stream_free (f->device, f->slots[i].stream);
     f->slots[i].done = NULL;
+    f->slots[i].handed = NULL;
     f->slots[i].stream = NULL;
   }
+  gst_hip_device_stream_free (f->device, f->upload);
+  gst_hip_device_stream_free (f->device, f->download);
+  f->upload = f->download = NULL;
   f->n_slots = 0;
 }
 
@@ -211,6 +230,16 @@ push_pending (GstHipInFlight * f)
   return ret;
 }
 
+/* Makes @to wait for the work enqueued on @from so far. One event serves
+ * both of a frame's hand-overs: a wait takes the record made before it. */
+static gboolean
+hand_over (GstHipInFlight * f, GstHipSlot * slot, hipStream_t from,
+    hipStream_t to)
+{
+  return gst_hip_device_record (f->device, slot->handed, from)
+      && gst_hip_device_stream_wait (f->device, to, slot->handed);
+}
+
 GstFlowReturn
 gst_hip_in_flight_submit (GstHipInFlight * f, GstBuffer * outbuf)
 {
@@ -220,8 +249,12 @@ gst_hip_in_flight_submit (GstHipInFlight * f, GstBuffer * outbuf)
 
   slot->outbuf = outbuf;
   f->pending++;
-  if (f->funcs->enqueue (f->trans, index, slot->stream)
-      && gst_hip_device_record (f->device, slot->done, slot->stream))
+  if (f->funcs->upload (f->trans, index, f->upload)
+      && hand_over (f, slot, f->upload, slot->stream)
+      && f->funcs->compute (f->trans, index, slot->stream)
+      && hand_over (f, slot, slot->stream, f->download)
+      && f->funcs->download (f->trans, index, f->download)
+      && gst_hip_device_record (f->device, slot->done, f->download))
     return GST_FLOW_OK;
 
   /* This frame is lost; the older ones still leave. */

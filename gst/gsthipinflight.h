@@ -15,12 +15,20 @@ G_BEGIN_DECLS
 
 /* What the element does with the frame in slot @index. Its own per-slot
  * state (mapped frames, device memory) lives in the element, indexed the
- * same way. */
+ * same way. A frame's work comes in three parts, each enqueued on the
+ * stream given without waiting; each returns FALSE, with the element error
+ * posted, if a call failed (what was enqueued may still run). */
 typedef struct
 {
-  /* Enqueues the frame on @stream without waiting; FALSE, with the element
-   * error posted, if a call failed (what was enqueued may still run). */
-  gboolean (*enqueue) (GstBaseTransform * trans, guint index,
+  /* Copies the frame to the device, on the stream every upload shares. */
+  gboolean (*upload) (GstBaseTransform * trans, guint index,
+      hipStream_t stream);
+  /* The kernels, on the slot's own stream, after the upload. */
+  gboolean (*compute) (GstBaseTransform * trans, guint index,
+      hipStream_t stream);
+  /* Copies the results back, on the stream every download shares, after
+   * the kernels. */
+  gboolean (*download) (GstBaseTransform * trans, guint index,
       hipStream_t stream);
   /* The device is done with the frame: unmap what the slot maps. */
   void (*release) (GstBaseTransform * trans, guint index);
@@ -31,13 +39,15 @@ typedef struct
 
 typedef struct
 {
-  hipStream_t stream;
-  hipEvent_t done;              /* recorded after the frame's last work */
+  hipStream_t stream;           /* the frame's kernels */
+  hipEvent_t handed;            /* passes the frame on to the next stream */
+  hipEvent_t done;              /* recorded after the frame's download */
   GstBuffer *outbuf;            /* pushed when the frame leaves; may be NULL */
 } GstHipSlot;
 
 /* Frames of a GstBaseTransform on their way through the device, each in a
- * slot of its own (stream and event) so that consecutive frames overlap.
+ * slot of its own (kernel stream and events) so that consecutive frames
+ * overlap.
  * Plain struct, embedded in the element and used from its streaming
  * thread, but for frames_in_flight. */
 typedef struct
@@ -47,6 +57,9 @@ typedef struct
   GstBaseTransform *trans;
   const GstHipInFlightFuncs *funcs;
   GstHipDevice *device;
+  /* Every frame's uploads on one stream and downloads on another, in
+   * frame order (see gsthipinflight.c). */
+  hipStream_t upload, download;
   GstHipSlot slots[GST_HIP_IN_FLIGHT_MAX];
   guint n_slots;                /* created: frames_in_flight at start */
   guint first;                  /* oldest frame in flight */
