@@ -13,9 +13,9 @@
  *
  * With #GstHipHistogram:frames-in-flight above 1, the upload of a frame
  * overlaps the counting and readback of the frames before it; a frame
- * leaves, with its message and meta, once
- * frames-in-flight - 1 newer frames have entered the element (or at EOS),
- * and the added latency is reported in the latency query. Uploads overlap
+ * leaves, with its message and meta, once frames-in-flight - 1 newer
+ * frames have entered the element (or at EOS), and the added latency is
+ * reported in the latency query. Uploads overlap
  * only from pinned memory (hipboxblur's output, for one), which the element
  * reads in place.
  *
@@ -556,12 +556,13 @@ download_counts (GstBaseTransform * trans, guint index, hipStream_t stream)
 {
   GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
   Slot *slot = &self->slots[index];
+  const guint32 *counts = hipf_histogram_counts (slot->counts.ptr,
+      slot->counted_half);
   gsize size = self->frame.n_channels * HIPF_HISTOGRAM_VALUES *
       sizeof (guint32);
 
-  return gst_hip_device_copy_2d (&self->device, stream,
-      slot->host_counts.ptr, size, hipf_histogram_counts (slot->counts.ptr,
-          slot->counted_half), size, size, 1, hipMemcpyDeviceToHost);
+  return gst_hip_device_copy_2d (&self->device, stream, slot->host_counts.ptr,
+      size, counts, size, size, 1, hipMemcpyDeviceToHost);
 }
 
 static void

@@ -7,13 +7,15 @@
  * the kernels and download of the ones before. Every frame's upload goes on
  * one stream and every download on another, in frame order, and each
  * frame's kernels on its slot's stream, events passing the frame from one
- * to the next. A copy engine then takes one direction's copies back to
- * back. With each frame's copies on a stream of its own, an upload waited
- * behind other frames' downloads queued on the same engine, and uploads
- * came in bursts with the upload engine idle in between: 4K RGBA frames
- * took 790-840 us each on the H100 instead of 670-710. A frame leaves once N - 1 newer frames have entered, in
- * order; serialized events (EOS, segment, caps, ...) first push every frame
- * in flight, a flush drops them, and the latency query adds N - 1 frames.
+ * to the next: a copy engine then takes one direction's copies back to
+ * back. With all of a frame's copies on a stream of its own, an upload
+ * could wait behind other frames' downloads queued on the same engine
+ * (docs/performance.md).
+ *
+ * A frame leaves once N - 1 newer frames have entered, in order; serialized
+ * events (EOS, segment, caps, ...) first push every frame in flight (those
+ * after a push that fails are dropped), a flush drops them, and the latency
+ * query adds N - 1 frames.
  *
  * The element overrides submit_input_buffer: it maps each frame into the
  * slot gst_hip_in_flight_next() names, in its own per-slot state, and calls
@@ -107,7 +109,7 @@ gst_hip_in_flight_map_input (GstHipInFlight * f, GstVideoFrame * frame,
   return TRUE;
 }
 
-/* Ends the frame of slot @index, whose stream is idle: the element lets go
+/* Ends the frame of slot @index, whose work is done: the element lets go
  * of it, and its output buffer is handed back. */
 static GstBuffer *
 slot_release (GstHipInFlight * f, guint index)
@@ -166,7 +168,8 @@ gst_hip_in_flight_start (GstHipInFlight * f, GstHipDevice * dev)
   }
   for (i = 0; i < f->n_slots; i++) {
     if (!gst_hip_device_stream_new (dev, &f->slots[i].stream)
-        || !gst_hip_device_event_new (dev, &f->slots[i].handed)
+        || !gst_hip_device_event_new (dev, &f->slots[i].uploaded)
+        || !gst_hip_device_event_new (dev, &f->slots[i].computed)
         || !gst_hip_device_event_new (dev, &f->slots[i].done)) {
       gst_hip_in_flight_stop (f);
       return FALSE;
@@ -183,10 +186,11 @@ gst_hip_in_flight_stop (GstHipInFlight * f)
   discard (f);
   for (i = 0; i < f->n_slots; i++) {
     gst_hip_device_event_free (f->device, f->slots[i].done);
-    gst_hip_device_event_free (f->device, f->slots[i].handed);
+    gst_hip_device_event_free (f->device, f->slots[i].uploaded);
+    gst_hip_device_event_free (f->device, f->slots[i].computed);
     gst_hip_device_stream_free (f->device, f->slots[i].stream);
     f->slots[i].done = NULL;
-    f->slots[i].handed = NULL;
+    f->slots[i].uploaded = f->slots[i].computed = NULL;
     f->slots[i].stream = NULL;
   }
   gst_hip_device_stream_free (f->device, f->upload);
@@ -213,7 +217,9 @@ finish_oldest (GstHipInFlight * f, GstBuffer ** outbuf)
   return GST_FLOW_OK;
 }
 
-/* Pushes every frame in flight, oldest first, until one push fails. */
+/* Pushes every frame in flight, oldest first, until one push fails; the
+ * frames after it are dropped, so that none is left on the device when the
+ * caller goes on (new caps reallocate the slots' memory). */
 static GstFlowReturn
 push_pending (GstHipInFlight * f)
 {
@@ -226,18 +232,19 @@ push_pending (GstHipInFlight * f)
     if (ret == GST_FLOW_OK && out)
       ret = gst_pad_push (f->trans->srcpad, out);
   }
-  f->draining = FALSE;
+  discard (f);
   return ret;
 }
 
-/* Makes @to wait for the work enqueued on @from so far. One event serves
- * both of a frame's hand-overs: a wait takes the record made before it. */
+/* Makes @to wait for the work enqueued on @from so far. Each hand-over
+ * has an event of its own: HIP leaves recording an event whose last
+ * record is still pending undefined. */
 static gboolean
-hand_over (GstHipInFlight * f, GstHipSlot * slot, hipStream_t from,
+hand_over (GstHipInFlight * f, hipEvent_t event, hipStream_t from,
     hipStream_t to)
 {
-  return gst_hip_device_record (f->device, slot->handed, from)
-      && gst_hip_device_stream_wait (f->device, to, slot->handed);
+  return gst_hip_device_record (f->device, event, from)
+      && gst_hip_device_stream_wait (f->device, to, event);
 }
 
 GstFlowReturn
@@ -250,9 +257,9 @@ gst_hip_in_flight_submit (GstHipInFlight * f, GstBuffer * outbuf)
   slot->outbuf = outbuf;
   f->pending++;
   if (f->funcs->upload (f->trans, index, f->upload)
-      && hand_over (f, slot, f->upload, slot->stream)
+      && hand_over (f, slot->uploaded, f->upload, slot->stream)
       && f->funcs->compute (f->trans, index, slot->stream)
-      && hand_over (f, slot, slot->stream, f->download)
+      && hand_over (f, slot->computed, slot->stream, f->download)
       && f->funcs->download (f->trans, index, f->download)
       && gst_hip_device_record (f->device, slot->done, f->download))
     return GST_FLOW_OK;

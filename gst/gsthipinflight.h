@@ -40,16 +40,16 @@ typedef struct
 typedef struct
 {
   hipStream_t stream;           /* the frame's kernels */
-  hipEvent_t handed;            /* passes the frame on to the next stream */
+  hipEvent_t uploaded;          /* the kernels wait for it */
+  hipEvent_t computed;          /* the download waits for it */
   hipEvent_t done;              /* recorded after the frame's download */
   GstBuffer *outbuf;            /* pushed when the frame leaves; may be NULL */
 } GstHipSlot;
 
 /* Frames of a GstBaseTransform on their way through the device, each in a
  * slot of its own (kernel stream and events) so that consecutive frames
- * overlap.
- * Plain struct, embedded in the element and used from its streaming
- * thread, but for frames_in_flight. */
+ * overlap. Plain struct, embedded in the element and used from its
+ * streaming thread, but for frames_in_flight. */
 typedef struct
 {
   guint frames_in_flight;       /* the property, under the object lock */

@@ -91,7 +91,7 @@ typedef struct {
 
 /* Bytes of device memory hipf_histogram() needs: two halves, each room for
  * the histograms of a frame. It must be zeroed when allocated, and used by
- * one stream at a time. */
+ * one stream at a time, or by streams ordered with events. */
 size_t hipf_histogram_buffer_size (void);
 
 /* Where half @half of such a buffer starts. */

@@ -364,14 +364,21 @@ GST_START_TEST (test_passthrough_and_changes)
 
 GST_END_TEST;
 
-static GstBuffer *
+/* The frames the frames-in-flight tests push: NV12 97x33 unless a test
+ * changes caps. */
+static GstVideoFormat numbered_format = GST_VIDEO_FORMAT_NV12;
+static gint numbered_width = 97, numbered_height = 33;
+
+static void
 push_numbered (GstHarness * h, guint i, GstBuffer ** expected)
 {
   GstVideoInfo info, out_info;
-  GstBuffer *in = hipf_test_frame_new (GST_VIDEO_FORMAT_NV12, 97, 33, 0, &info);
+  GstBuffer *in = hipf_test_frame_new (numbered_format, numbered_width,
+      numbered_height, 0, &info);
   GstVideoFrame fi, fe;
 
-  gst_video_info_set_format (&out_info, GST_VIDEO_FORMAT_NV12, 97, 33);
+  gst_video_info_set_format (&out_info, numbered_format, numbered_width,
+      numbered_height);
   *expected = gst_buffer_new_allocate (NULL, out_info.size, NULL);
   fail_unless (gst_video_frame_map (&fi, &info, in, GST_MAP_READ));
   fail_unless (gst_video_frame_map (&fe, &out_info, *expected, GST_MAP_WRITE));
@@ -381,7 +388,6 @@ push_numbered (GstHarness * h, guint i, GstBuffer ** expected)
   GST_BUFFER_PTS (in) = i * GST_SECOND / 30;
   GST_BUFFER_DURATION (in) = GST_SECOND / 30;
   fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
-  return in;
 }
 
 static void
@@ -391,7 +397,8 @@ check_numbered (GstBuffer * out, guint i, GstBuffer * expected)
   GstVideoFrame fo, fe;
   gchar *where = NULL;
 
-  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 97, 33);
+  gst_video_info_set_format (&info, numbered_format, numbered_width,
+      numbered_height);
   fail_unless (out != NULL, "frame %u missing", i);
   fail_unless_equals_uint64 (GST_BUFFER_PTS (out), i * GST_SECOND / 30);
   fail_unless (gst_video_frame_map (&fo, &info, out, GST_MAP_READ));
@@ -467,6 +474,56 @@ GST_START_TEST (test_frames_in_flight)
     gst_buffer_unref (out);
     gst_buffer_unref (expected[i]);
   }
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A push that fails, here on the caps event that follows three frames in
+ * flight, drops the frames behind it: none is left on the device while the
+ * new caps reallocate the slots, and none of the old size comes out after
+ * the new caps. Every frame after them does, in order and exact. */
+GST_START_TEST (test_in_flight_push_fails)
+{
+  GstHarness *h = gst_harness_new_parse ("hipboxblur frames-in-flight=4 "
+      "radius=5 border-mode=clamp");
+  GstBuffer *expected[8];
+  guint i;
+
+  gst_harness_set_caps_str (h,
+      "video/x-raw,format=NV12,width=97,height=33,framerate=30/1",
+      "video/x-raw,format=NV12,width=97,height=33,framerate=30/1");
+  for (i = 0; i < 3; i++) {
+    push_numbered (h, i, &expected[i]);
+    gst_buffer_unref (expected[i]);
+  }
+  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
+
+  /* Downstream flushing: the first frame's push fails. */
+  fail_unless (gst_pad_set_active (h->sinkpad, FALSE));
+  gst_harness_set_sink_caps_str (h,
+      "video/x-raw,format=GRAY8,width=64,height=48,framerate=30/1");
+  gst_harness_push_event (h, gst_event_new_caps (gst_caps_from_string
+          ("video/x-raw,format=GRAY8,width=64,height=48,framerate=30/1")));
+  fail_unless (gst_pad_set_active (h->sinkpad, TRUE));
+
+  numbered_format = GST_VIDEO_FORMAT_GRAY8;
+  numbered_width = 64;
+  numbered_height = 48;
+  for (i = 3; i < 8; i++)
+    push_numbered (h, i, &expected[i]);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 5);
+  for (i = 3; i < 8; i++) {
+    GstBuffer *out = gst_harness_pull (h);
+
+    check_numbered (out, i, expected[i]);
+    gst_buffer_unref (out);
+    gst_buffer_unref (expected[i]);
+  }
+  numbered_format = GST_VIDEO_FORMAT_NV12;
+  numbered_width = 97;
+  numbered_height = 33;
   gst_harness_teardown (h);
 }
 
@@ -571,6 +628,7 @@ boxblur_gpu_suite (void)
   tcase_add_test (tc, test_padded_output);
   tcase_add_test (tc, test_passthrough_and_changes);
   tcase_add_test (tc, test_frames_in_flight);
+  tcase_add_test (tc, test_in_flight_push_fails);
   return s;
 }
 
