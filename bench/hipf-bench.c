@@ -385,6 +385,16 @@ free_pinned (gpointer data)
   hipHostFree (data);
 }
 
+/* An error stops the pipeline's streaming thread, and a push into a full
+ * appsrc would then wait for ever: flushing the source lets it return. */
+static GstBusSyncReply
+unblock_on_error (GstBus * bus, GstMessage * msg, gpointer src)
+{
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
+    gst_element_send_event (GST_ELEMENT (src), gst_event_new_flush_start ());
+  return GST_BUS_PASS;
+}
+
 static gdouble
 bench_element (const gchar * element, GstVideoFormat format, gint w, gint h,
     gboolean pinned, gint frames)
@@ -394,9 +404,24 @@ bench_element (const gchar * element, GstVideoFormat format, gint w, gint h,
   GstElement *pipeline, *src;
   GstBus *bus;
   GstMessage *msg;
+  GError *error = NULL;
   gchar *desc;
   gint64 t0, t1;
   gint i;
+
+  desc = g_strdup_printf ("appsrc name=src format=time is-live=false "
+      "max-buffers=8 block=true ! %s ! fakesink sync=false", element);
+  pipeline = gst_parse_launch_full (desc, NULL, GST_PARSE_FLAG_FATAL_ERRORS,
+      &error);
+  g_free (desc);
+  if (pipeline == NULL) {
+    g_printerr ("%s: %s\n", element, error->message);
+    g_error_free (error);
+    return 0;
+  }
+  src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+  bus = gst_element_get_bus (pipeline);
+  gst_bus_set_sync_handler (bus, unblock_on_error, src, NULL);
 
   gst_video_info_set_format (&info, format, w, h);
   info.fps_n = 30;
@@ -415,11 +440,6 @@ bench_element (const gchar * element, GstVideoFormat format, gint w, gint h,
     fill_random (data, info.size, 99 + i);
   }
 
-  desc = g_strdup_printf ("appsrc name=src format=time is-live=false "
-      "max-buffers=8 block=true ! %s ! fakesink sync=false", element);
-  pipeline = gst_parse_launch (desc, NULL);
-  g_free (desc);
-  src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
   {
     GstCaps *caps = gst_video_info_to_caps (&info);
     g_object_set (src, "caps", caps, NULL);
@@ -439,7 +459,6 @@ bench_element (const gchar * element, GstVideoFormat format, gint w, gint h,
       break;
   }
   gst_app_src_end_of_stream (GST_APP_SRC (src));
-  bus = gst_element_get_bus (pipeline);
   msg = gst_bus_timed_pop_filtered (bus, GST_CLOCK_TIME_NONE,
       GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
   t1 = g_get_monotonic_time ();
@@ -451,8 +470,9 @@ bench_element (const gchar * element, GstVideoFormat format, gint w, gint h,
     t1 = t0;
   }
   gst_message_unref (msg);
-  gst_object_unref (bus);
   gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_bus_set_sync_handler (bus, NULL, NULL, NULL);
+  gst_object_unref (bus);
   gst_object_unref (src);
   gst_object_unref (pipeline);
   for (i = 0; i < ROTATION; i++)
