@@ -14,11 +14,11 @@
  *
  * With #GstHipBoxBlur:frames-in-flight above 1, uploads, kernels and
  * downloads of consecutive frames overlap (uploads on one stream, downloads
- * on another, so that each copy engine runs back to back) and each
- * frame leaves the element once that many newer frames have entered it (or
- * at EOS); the added latency is reported in the latency query. The element
- * offers upstream a pool of pinned host memory and writes its output to
- * pinned memory, so that frames cross the link by DMA.
+ * on another) and each frame leaves the element once that many newer
+ * frames have entered it (or at EOS); the added latency is reported in the
+ * latency query. The element offers upstream a pool of pinned host memory
+ * and writes its output to pinned memory, so that frames cross the link by
+ * DMA.
  *
  * ## Example launch line
  * |[
