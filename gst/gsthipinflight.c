@@ -7,10 +7,9 @@
  * the kernels and download of the ones before. Every frame's upload goes on
  * one stream and every download on another, in frame order, and each
  * frame's kernels on its slot's stream, events passing the frame from one
- * to the next: a copy engine then takes one direction's copies back to
- * back. With all of a frame's copies on a stream of its own, an upload
- * could wait behind other frames' downloads queued on the same engine
- * (docs/performance.md).
+ * to the next. With all of a frame's copies on a stream of its own, an
+ * upload could wait behind other frames' downloads queued on the same copy
+ * engine; throughput measured the same either way (docs/performance.md).
  *
  * A frame leaves once N - 1 newer frames have entered, in order; serialized
  * events (EOS, segment, caps, ...) first push every frame in flight (those
