@@ -390,9 +390,12 @@ push_numbered (GstHarness * h, guint i, GstBuffer ** expected)
   fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
 }
 
+/* Pulls the next output, which must be frame @i and equal @expected; both
+ * are released. */
 static void
-check_numbered (GstBuffer * out, guint i, GstBuffer * expected)
+pull_numbered (GstHarness * h, guint i, GstBuffer * expected)
 {
+  GstBuffer *out = gst_harness_pull (h);
   GstVideoInfo info;
   GstVideoFrame fo, fe;
   gchar *where = NULL;
@@ -407,6 +410,8 @@ check_numbered (GstBuffer * out, guint i, GstBuffer * expected)
       "(seed %u)", i, where, hipf_test_seed ());
   gst_video_frame_unmap (&fo);
   gst_video_frame_unmap (&fe);
+  gst_buffer_unref (out);
+  gst_buffer_unref (expected);
 }
 
 /* Several frames in flight: each leaves after three newer ones, EOS hands
@@ -432,13 +437,8 @@ GST_START_TEST (test_frames_in_flight)
   fail_unless_equals_uint64 (latency, 3 * GST_SECOND / 30);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   fail_unless_equals_int (gst_harness_buffers_received (h), 10);
-  for (i = 0; i < 10; i++) {
-    GstBuffer *out = gst_harness_pull (h);
-
-    check_numbered (out, i, expected[i]);
-    gst_buffer_unref (out);
-    gst_buffer_unref (expected[i]);
-  }
+  for (i = 0; i < 10; i++)
+    pull_numbered (h, i, expected[i]);
 
   /* A flush drops what is in flight; frames after it come out. */
   fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
@@ -467,13 +467,8 @@ GST_START_TEST (test_frames_in_flight)
     push_numbered (h, i, &expected[i]);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   fail_unless_equals_int (gst_harness_buffers_in_queue (h), 6);
-  for (i = 5; i < 11; i++) {
-    GstBuffer *out = gst_harness_pull (h);
-
-    check_numbered (out, i, expected[i]);
-    gst_buffer_unref (out);
-    gst_buffer_unref (expected[i]);
-  }
+  for (i = 5; i < 11; i++)
+    pull_numbered (h, i, expected[i]);
   gst_harness_teardown (h);
 }
 
@@ -514,13 +509,8 @@ GST_START_TEST (test_in_flight_push_fails)
     push_numbered (h, i, &expected[i]);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   fail_unless_equals_int (gst_harness_buffers_in_queue (h), 5);
-  for (i = 3; i < 8; i++) {
-    GstBuffer *out = gst_harness_pull (h);
-
-    check_numbered (out, i, expected[i]);
-    gst_buffer_unref (out);
-    gst_buffer_unref (expected[i]);
-  }
+  for (i = 3; i < 8; i++)
+    pull_numbered (h, i, expected[i]);
   numbered_format = GST_VIDEO_FORMAT_NV12;
   numbered_width = 97;
   numbered_height = 33;
