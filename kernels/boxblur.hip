@@ -30,6 +30,12 @@
  * Neighbouring bands read the same rows at about the same time, so most
  * re-reads hit L2.
  *
+ * Strip path (box_blur_strips), for four-byte pixels whose horizontal
+ * window reaches at most 8 pixels either side and holds at most 255
+ * samples: the same sliding vertical sums in lanes, but a warp owns a
+ * strip of the band and its lanes pass each other the sums a horizontal
+ * window needs, so a row costs no scan and no barrier.
+ *
  * General path, any size: column_prefix_sum stores the prefix down every
  * sample column; box_blur_rows takes the vertical window sums from it, scans
  * them along each row and forms the horizontal window sums.
@@ -1322,6 +1328,273 @@ box_blur_bands (BandParams p)
   }
 }
 
+/* ---- strip path ------------------------------------------------------- */
+
+/* Four-byte pixels whose horizontal window reaches at most the pixels of
+ * the lanes beside: each warp owns a strip of a band's rows, each lane
+ * two chunks of it, and slides the vertical window sums of its pixels
+ * down the band in 16-bit lanes, as box_blur_bands does. The lanes beside
+ * lend their sums by shuffles, so a row needs no scan, no prefix, no
+ * shared memory and no barrier. A warp's first and last lanes only lend:
+ * neighbouring strips overlap by a lane each side, and every warp runs on
+ * its own. Lanes whose pixels cross the row's ends read each pixel from
+ * the column the border mode takes it from, so that the lanes beside see
+ * the border-extended row. */
+constexpr int kStripChunks = 2;
+constexpr int kLanePixels = kStripChunks * kChunk / 4;
+constexpr int kMaxStripRadius = kLanePixels;
+/* Warps a block: any number would do, since warps never wait on each
+ * other; eight at 128 registers fill a multiprocessor in two blocks. */
+constexpr int kStripWarps = 8;
+constexpr int kStripThreads = kStripWarps * kWarpSize;
+
+struct StripParams
+{
+  const uint8_t *src;
+  size_t src_pitch;
+  uint8_t *dst;
+  size_t dst_pitch;
+  int width, height, radius_y;
+  HipfBorderMode mode;
+  int strips;
+  int band_rows;
+  uint32_t magic;               /* the lanes' multiplier for a whole window */
+};
+
+/* The lane's pixels of row y (none where y < 0) as its two chunks. A lane
+ * with every pixel in the row reads its chunks as they lie; one across the
+ * row's ends reads pixel k from column col[k] (none where negative). */
+__device__ inline void load_lane (const StripParams & p, int y, int x0,
+    bool whole, bool needed, const int (&col)[kLanePixels],
+    uint4 (&q)[kStripChunks])
+{
+  const uint8_t *row = p.src + (size_t) y * p.src_pitch;
+  if (y >= 0 && needed && whole) {
+#pragma unroll
+    for (int s = 0; s < kStripChunks; ++s)
+      q[s] = *reinterpret_cast<const uint4 *>(row + (size_t) x0 * 4 +
+          s * kChunk);
+  } else if (y >= 0 && needed) {
+    const uint32_t *px = reinterpret_cast<const uint32_t *>(row);
+    uint32_t w[kLanePixels];
+#pragma unroll
+    for (int k = 0; k < kLanePixels; ++k)
+      w[k] = col[k] >= 0 ? px[col[k]] : 0;
+#pragma unroll
+    for (int s = 0; s < kStripChunks; ++s)
+      q[s] = make_uint4 (w[4 * s], w[4 * s + 1], w[4 * s + 2], w[4 * s + 3]);
+  } else {
+#pragma unroll
+    for (int s = 0; s < kStripChunks; ++s)
+      q[s] = make_uint4 (0, 0, 0, 0);
+  }
+}
+
+/* Horizontal window sums of the lane's pixels from their vertical sums v
+ * and those of the lanes beside, pixel k's two lane words at 2k and
+ * 2k + 1 of both. The window slides along the lane's pixels; a lane's sum
+ * may carry into the other lane between the add and the subtraction, and
+ * the subtraction takes the carry back. */
+template <int RX>
+__device__ inline void strip_window_sums (const uint32_t (&v)[2 * kLanePixels],
+    uint32_t (&s)[2 * kLanePixels])
+{
+  constexpr int P = kLanePixels, E = P + 2 * RX;
+  uint32_t e[E][2];
+#pragma unroll
+  for (int c = 0; c < 2; ++c) {
+#pragma unroll
+    for (int i = 0; i < RX; ++i) {
+      e[i][c] = shfl_up (v[2 * (P - RX + i) + c], 1);
+      e[RX + P + i][c] = shfl_down (v[2 * i + c], 1);
+    }
+#pragma unroll
+    for (int i = 0; i < P; ++i)
+      e[RX + i][c] = v[2 * i + c];
+    uint32_t sum = 0;
+#pragma unroll
+    for (int i = 0; i <= 2 * RX; ++i)
+      sum += e[i][c];
+    s[c] = sum;
+#pragma unroll
+    for (int k = 1; k < P; ++k) {
+      sum += e[k + 2 * RX][c] - e[k - 1][c];
+      s[2 * k + c] = sum;
+    }
+  }
+}
+
+template <int RX>
+__global__ void __launch_bounds__ (kStripThreads, 2)
+box_blur_strips (StripParams p)
+{
+  static_assert (RX <= kMaxStripRadius, "a window past the lanes beside");
+  static_assert (2 * RX + 1 <= kWarpSize, "a lane for each cut window");
+  constexpr int W = Lanes<2, 2>::kWords, S = kStripChunks * W;
+  const int lane = threadIdx.x % kWarpSize;
+  const int strip = blockIdx.x * kStripWarps + threadIdx.x / kWarpSize;
+  if (strip >= p.strips)
+    return;
+  const int width = p.width, height = p.height, ry = p.radius_y;
+  const HipfBorderMode mode = p.mode;
+  const int x0 = (strip * (kWarpSize - 2) + lane - 1) * kLanePixels;
+  const bool whole = x0 >= 0 && x0 + kLanePixels <= width;
+  /* Lanes further right lend to no lane with means to form. */
+  const bool needed = x0 < width + kLanePixels;
+  const bool outputs = lane > 0 && lane < kWarpSize - 1 && x0 < width;
+  /* Warps with a pixel whose window the valid mode cuts short at the
+   * row's ends: lane k holds the multiplier for a window of k + 1
+   * columns, recomputed where the rows counted change, and those pixels
+   * take theirs by a shuffle. */
+  const int strip_x0 = x0 - lane * kLanePixels;
+  const bool cut = mode == HIPF_BORDER_VALID && (strip_x0 < RX
+      || strip_x0 + kWarpSize * kLanePixels > width - RX);
+  uint32_t cut_count = 0, cut_magic = 0;
+  int col[kLanePixels];
+#pragma unroll
+  for (int k = 0; k < kLanePixels; ++k)
+    col[k] = border_row (x0 + k, width, mode);
+
+  /* Even bands walk down, odd ones up, as in box_blur_bands. */
+  const int y0 = blockIdx.y * p.band_rows;
+  const int rows = min (height, y0 + p.band_rows) - y0;
+  const int dir = blockIdx.y % 2 ? -1 : 1;
+  const int first = dir > 0 ? y0 : y0 + rows - 1;
+
+  uint32_t v[S] = { };
+  for (int d = 0; d < 2 * ry + 1; d += kRowBatch) {
+    uint4 q[kRowBatch][kStripChunks];
+#pragma unroll
+    for (int b = 0; b < kRowBatch; ++b)
+      load_lane (p, d + b <= 2 * ry ? border_row (first - ry + d + b, height,
+              mode) : -1, x0, whole, needed, col, q[b]);
+#pragma unroll
+    for (int b = 0; b < kRowBatch; ++b)
+#pragma unroll
+      for (int s = 0; s < kStripChunks; ++s)
+        add_bytes<2, 2> (v, q[b][s], s * W);
+  }
+
+  /* The rows entering and leaving the window on the way to output row
+   * step, loaded two steps ahead. */
+  auto load_step = [&](int step, uint4 (&enter)[kStripChunks],
+      uint4 (&leave)[kStripChunks]) {
+    const bool more = step < rows;
+    const int t = first + dir * step;
+    load_lane (p, more ? border_row (t + dir * ry, height, mode) : -1, x0,
+        whole, needed, col, enter);
+    load_lane (p, more ? border_row (t - dir * (ry + 1), height, mode) : -1,
+        x0, whole, needed, col, leave);
+  };
+  uint4 enter[kStripChunks], leave[kStripChunks];
+  load_step (1, enter, leave);
+
+  for (int step = 0; step < rows; ++step) {
+    uint4 next_enter[kStripChunks], next_leave[kStripChunks];
+    load_step (step + 2, next_enter, next_leave);
+
+    uint32_t s[S];
+    strip_window_sums<RX> (v, s);
+    const int y = first + dir * step;
+    const uint32_t count_y = window_count (y - ry, y + ry + 1, height, mode);
+    const uint32_t n = (2 * RX + 1) * count_y;
+    const uint32_t m = count_y == (uint32_t) (2 * ry + 1) ? p.magic :
+        ((1u << 24) + n - 1) / n;
+    if (cut && count_y != cut_count) {
+      const uint32_t nk = (uint32_t) (min (lane, 2 * RX) + 1) * count_y;
+      cut_magic = ((1u << 24) + nk - 1) / nk;
+      cut_count = count_y;
+    }
+    uint8_t *out = p.dst + (size_t) y * p.dst_pitch + (size_t) x0 * 4;
+#pragma unroll
+    for (int c = 0; c < kStripChunks; ++c) {
+      uint32_t t[W][2];
+#pragma unroll
+      for (int j = 0; j < W; j += 2) {
+        uint32_t mj = m, bias = (n / 2) * m;
+        if (cut) {
+          /* Every lane shuffles, those past the row's ends too. */
+          const int x = x0 + 4 * c + j / 2;
+          const int h = min (x + RX, width - 1) - max (x - RX, 0) + 1;
+          mj = shfl (cut_magic, max (h - 1, 0));
+          bias = ((uint32_t) max (h, 0) * count_y / 2) * mj;
+        }
+#pragma unroll
+        for (int k = j; k < j + 2; ++k) {
+          const uint32_t word = s[c * W + k];
+          t[k][0] = (word & 0xffffu) * mj + bias;
+          t[k][1] = (word >> 16) * mj + bias;
+        }
+      }
+      if (outputs && x0 + 4 * c < width)
+        store_lane_quotients<2> (t, out + c * kChunk);
+    }
+
+#pragma unroll
+    for (int c = 0; c < kStripChunks; ++c) {
+      slide<2, 2> (v, enter[c], leave[c], c * W);
+      enter[c] = next_enter[c];
+      leave[c] = next_leave[c];
+    }
+  }
+}
+
+/* How the strip path would run a plane, if it can. */
+struct StripPlan
+{
+  bool ok;
+  void *kernel;
+  int strips;
+  int threads;
+  int blocks_per_band;
+  int bands;
+  int band_rows;
+};
+
+void *strip_kernel_for (int rx)
+{
+  switch (rx) {
+    case 1: return reinterpret_cast<void *>(box_blur_strips<1>);
+    case 2: return reinterpret_cast<void *>(box_blur_strips<2>);
+    case 3: return reinterpret_cast<void *>(box_blur_strips<3>);
+    case 4: return reinterpret_cast<void *>(box_blur_strips<4>);
+    case 5: return reinterpret_cast<void *>(box_blur_strips<5>);
+    case 6: return reinterpret_cast<void *>(box_blur_strips<6>);
+    case 7: return reinterpret_cast<void *>(box_blur_strips<7>);
+    case 8: return reinterpret_cast<void *>(box_blur_strips<8>);
+    default: return nullptr;
+  }
+}
+
+StripPlan plan_strips (const HipfDeviceLimits * limits,
+    const HipfBoxBlurPlane * p)
+{
+  StripPlan plan = { };
+  const int64_t window = (int64_t) (2 * p->radius_x + 1) * (2 * p->radius_y + 1);
+  if (p->channels != 4 || window > kMaxLaneWindow || limits->warp_size < 4)
+    return plan;
+  plan.kernel = strip_kernel_for (p->radius_x);
+  if (!plan.kernel)
+    return plan;
+  plan.strips = ceil_div (p->width, (limits->warp_size - 2) * kLanePixels);
+  const int warps = plan.strips < kStripWarps ? plan.strips : kStripWarps;
+  plan.threads = warps * limits->warp_size;
+  plan.blocks_per_band = ceil_div (plan.strips, warps);
+  /* As many bands as fill the device, each band's strips together. */
+  const int per_mp = resident_blocks (plan.kernel, plan.threads, 0,
+      limits->shared_mem_optin);
+  int bands = per_mp * limits->multiprocessors / plan.blocks_per_band;
+  bands = bands > 0 ? bands : 1;
+  plan.band_rows = ceil_div (p->height, bands);
+  /* Every band sums its first window from the rows: where that is more
+   * than a few bands' rows, the band path's prefixes cost less. */
+  if (2 * p->radius_y + 1 > 3 * plan.band_rows)
+    return plan;
+  plan.bands = ceil_div (p->height, plan.band_rows);
+  plan.ok = true;
+  return plan;
+}
+
 /* How the fast path would run a plane, or why it cannot. */
 struct BandPlan
 {
@@ -1534,6 +1807,20 @@ hipf_box_blur (const HipfDeviceLimits * limits, const HipfBoxBlurPlane * p,
       || p->radius_x > HIPF_BOX_BLUR_MAX_RADIUS
       || p->radius_y > HIPF_BOX_BLUR_MAX_RADIUS)
     return hipErrorInvalidValue;
+
+  const StripPlan strips = plan_strips (limits, p);
+  if (strips.ok) {
+    if (!aligned (src, src_pitch) || !aligned (dst, dst_pitch))
+      return hipErrorInvalidValue;
+    const uint32_t window = (uint32_t) (2 * p->radius_x + 1) *
+        (uint32_t) (2 * p->radius_y + 1);
+    StripParams sp = { src, src_pitch, dst, dst_pitch, p->width, p->height,
+      p->radius_y, p->border, strips.strips, strips.band_rows,
+      ((1u << 24) + window - 1) / window };
+    void *args[] = { &sp };
+    return hipLaunchKernel (strips.kernel, dim3 (strips.blocks_per_band,
+            strips.bands), dim3 (strips.threads), args, 0, stream);
+  }
 
   BandPlan plan = plan_bands (limits, p);
   if (plan.ok) {

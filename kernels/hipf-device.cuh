@@ -103,6 +103,16 @@ __device__ inline uint32_t shfl_up (uint32_t v, int delta)
   return HIPF_SHUFFLE (shfl_up, v, delta);
 }
 
+__device__ inline uint32_t shfl (uint32_t v, int src)
+{
+  return HIPF_SHUFFLE (shfl, v, src);
+}
+
+__device__ inline uint32_t shfl_down (uint32_t v, int delta)
+{
+  return HIPF_SHUFFLE (shfl_down, v, delta);
+}
+
 __device__ inline uint32_t shfl_xor (uint32_t v, int mask)
 {
   return HIPF_SHUFFLE (shfl_xor, v, mask);

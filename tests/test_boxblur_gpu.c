@@ -205,7 +205,7 @@ GST_END_TEST;
 /* Rows too wide for one block's shared memory and threads (more than 512
  * chunks of GRAY8 and chroma, more than 1024 of RGBA, more than 1536 of
  * RGB), which take the general path, and rows just narrower, which take
- * the band kernels. */
+ * the band kernels; RGBA at radius 1 takes the strips (any width). */
 GST_START_TEST (test_wide_rows)
 {
   static const struct
@@ -519,11 +519,87 @@ GST_START_TEST (test_in_flight_push_fails)
 
 GST_END_TEST;
 
+/* The kernels' modes, in RefBorder's order. */
+static const HipfBorderMode kernel_modes[REF_N_BORDERS] = { HIPF_BORDER_ZERO,
+  HIPF_BORDER_CLAMP, HIPF_BORDER_MIRROR, HIPF_BORDER_WRAP, HIPF_BORDER_VALID
+};
+
+/* The launch wrapper driven directly, on a plane of random samples (all
+ * 255 where white) with rows padded by @padding bytes, in every border
+ * mode, against the reference. */
+static void
+check_kernel_plane (const HipfDeviceLimits * limits, gint ch, gint w, gint h,
+    gint padding, gint rx, gint ry, gboolean white)
+{
+  const gsize pitch = GST_ROUND_UP_16 (w * ch) + padding, size = pitch * h;
+  guint8 *in = g_malloc (size), *out = g_malloc (size);
+  guint8 *expected = g_malloc (size);
+  RefPlane ref_in = { in, (gint) pitch, w, h, ch };
+  RefPlane ref_out = { expected, (gint) pitch, w, h, ch };
+  /* The scratch depends on the plane's size, not on its radius or mode. */
+  HipfBoxBlurPlane plane = { w, h, ch, rx, ry, HIPF_BORDER_ZERO };
+  void *src = NULL, *dst = NULL, *scratch = NULL;
+  hipError_t err;
+  gsize i;
+  guint m;
+
+  for (i = 0; i < size; i++)
+    in[i] = white ? 255 : g_rand_int_range (hipf_test_rand (), 0, 256);
+  fail_unless (hipMalloc (&src, size) == hipSuccess);
+  fail_unless (hipMalloc (&dst, size) == hipSuccess);
+  /* The rows' padding is never written: it comes back as it was. */
+  fail_unless (hipMemsetAsync (dst, 0, size, NULL) == hipSuccess);
+  fail_unless (hipMalloc (&scratch,
+          hipf_box_blur_scratch_size (limits, &plane)) == hipSuccess);
+  fail_unless (hipMemcpyAsync (src, in, size, hipMemcpyHostToDevice,
+          NULL) == hipSuccess);
+  for (m = 0; m < REF_N_BORDERS; m++) {
+    gint x, y;
+
+    plane.border = kernel_modes[m];
+    err = hipf_box_blur (limits, &plane, src, pitch, dst, pitch, scratch,
+        NULL);
+    fail_unless (err == hipSuccess, "%s", hipGetErrorString (err));
+    fail_unless (hipMemcpyAsync (out, dst, size, hipMemcpyDeviceToHost,
+            NULL) == hipSuccess);
+    err = hipStreamSynchronize (NULL);
+    fail_unless (err == hipSuccess, "%s", hipGetErrorString (err));
+
+    ref_box_blur_plane (&ref_in, &ref_out, rx, ry, m);
+    for (y = 0; y < h; y++)
+      if (memcmp (out + y * pitch, expected + y * pitch, w * ch) != 0)
+        break;
+    for (x = 0; y < h && out[y * pitch + x] == expected[y * pitch + x];)
+      x++;
+    fail_unless (y == h, "%d channels %dx%d radius %d,%d %s: sample %d of "
+        "row %d is %u, not %u (seed %u)", ch, w, h, rx, ry,
+        ref_border_nicks[m], x, y, y < h ? out[y * pitch + x] : 0,
+        y < h ? expected[y * pitch + x] : 0, hipf_test_seed ());
+  }
+  hipFree (src);
+  hipFree (dst);
+  hipFree (scratch);
+  g_free (in);
+  g_free (out);
+  g_free (expected);
+}
+
+/* Limits of the device, told of one multiprocessor: fewer bands, so each
+ * is taller. */
+static void
+one_multiprocessor (HipfDeviceLimits * limits)
+{
+  hipError_t err = hipf_device_limits_query (0, limits);
+
+  fail_unless (err == hipSuccess, "%s", hipGetErrorString (err));
+  limits->multiprocessors = 1;
+}
+
 /* Bands taller than the band prefixes' spacing, as a device with few
  * multiprocessors gives them, and windows summed in several pieces, cut
- * inside and outside the plane: the launch wrapper driven directly, told
- * of one multiprocessor. Narrow planes take small blocks, many of them a
- * multiprocessor, so their bands are still tens to hundreds of rows. */
+ * inside and outside the plane. Narrow planes take small blocks, many of
+ * them a multiprocessor, so their bands are still tens to hundreds of
+ * rows. */
 GST_START_TEST (test_tall_bands)
 {
   static const struct
@@ -533,68 +609,40 @@ GST_START_TEST (test_tall_bands)
     {4, 64, 4000, 600}, {1, 200, 3000, 300}, {3, 40, 2000, 129},
     {4, 64, 700, 700}, {2, 48, 1500, 260},
   };
-  /* The kernels' modes, in RefBorder's order. */
-  static const HipfBorderMode modes[REF_N_BORDERS] = { HIPF_BORDER_ZERO,
-    HIPF_BORDER_CLAMP, HIPF_BORDER_MIRROR, HIPF_BORDER_WRAP, HIPF_BORDER_VALID
+  HipfDeviceLimits limits;
+  guint c;
+
+  one_multiprocessor (&limits);
+  for (c = 0; c < G_N_ELEMENTS (cases); c++)
+    check_kernel_plane (&limits, cases[c].channels, cases[c].width,
+        cases[c].height, 0, 2, cases[c].ry, FALSE);
+}
+
+GST_END_TEST;
+
+/* Four-channel planes at every horizontal radius the strip kernels take
+ * (a warp a strip of the row, windows of up to 8 pixels either side and
+ * 255 samples), with bands tall enough for their vertical radii: rows
+ * padded, planes one to five strips wide, and white planes, whose window
+ * sums fill the kernels' 16-bit lanes. */
+GST_START_TEST (test_strips)
+{
+  static const gint widths[] = { 1, 7, 61, 487, 1001 };
+  static const gint radii[][2] = { {1, 0}, {1, 1}, {2, 3}, {3, 5}, {4, 6},
+  {5, 4}, {6, 6}, {7, 8}, {8, 6}, {8, 0}
   };
   HipfDeviceLimits limits;
-  guint c, m;
-  hipError_t err;
+  guint w, r;
 
-  err = hipf_device_limits_query (0, &limits);
-  fail_unless (err == hipSuccess, "%s", hipGetErrorString (err));
-  limits.multiprocessors = 1;
-  for (c = 0; c < G_N_ELEMENTS (cases); c++) {
-    const gint w = cases[c].width, h = cases[c].height;
-    const gint ch = cases[c].channels, ry = cases[c].ry;
-    const gsize pitch = GST_ROUND_UP_16 (w * ch), size = pitch * h;
-    guint8 *in = g_malloc (size), *out = g_malloc (size);
-    guint8 *expected = g_malloc (size);
-    RefPlane ref_in = { in, (gint) pitch, w, h, ch };
-    RefPlane ref_out = { expected, (gint) pitch, w, h, ch };
-    /* The scratch depends on the plane's size, not on its radius or mode. */
-    HipfBoxBlurPlane plane = { w, h, ch, 2, ry, HIPF_BORDER_ZERO };
-    void *src = NULL, *dst = NULL, *scratch = NULL;
-    gsize i;
-
-    for (i = 0; i < size; i++)
-      in[i] = g_rand_int_range (hipf_test_rand (), 0, 256);
-    fail_unless (hipMalloc (&src, size) == hipSuccess);
-    fail_unless (hipMalloc (&dst, size) == hipSuccess);
-    fail_unless (hipMalloc (&scratch,
-            hipf_box_blur_scratch_size (&limits, &plane)) == hipSuccess);
-    fail_unless (hipMemcpyAsync (src, in, size, hipMemcpyHostToDevice,
-            NULL) == hipSuccess);
-    for (m = 0; m < REF_N_BORDERS; m++) {
-      gint x, y;
-
-      plane.border = modes[m];
-      err = hipf_box_blur (&limits, &plane, src, pitch, dst, pitch, scratch,
-          NULL);
-      fail_unless (err == hipSuccess, "%s", hipGetErrorString (err));
-      fail_unless (hipMemcpyAsync (out, dst, size, hipMemcpyDeviceToHost,
-              NULL) == hipSuccess);
-      err = hipStreamSynchronize (NULL);
-      fail_unless (err == hipSuccess, "%s", hipGetErrorString (err));
-
-      ref_box_blur_plane (&ref_in, &ref_out, 2, ry, m);
-      for (y = 0; y < h; y++)
-        if (memcmp (out + y * pitch, expected + y * pitch, w * ch) != 0)
-          break;
-      for (x = 0; y < h && out[y * pitch + x] == expected[y * pitch + x];)
-        x++;
-      fail_unless (y == h, "%d channels %dx%d radius_y %d %s: sample %d of "
-          "row %d is %u, not %u (seed %u)", ch, w, h, ry,
-          ref_border_nicks[m], x, y, y < h ? out[y * pitch + x] : 0,
-          y < h ? expected[y * pitch + x] : 0, hipf_test_seed ());
-    }
-    hipFree (src);
-    hipFree (dst);
-    hipFree (scratch);
-    g_free (in);
-    g_free (out);
-    g_free (expected);
-  }
+  one_multiprocessor (&limits);
+  for (w = 0; w < G_N_ELEMENTS (widths); w++)
+    for (r = 0; r < G_N_ELEMENTS (radii); r++)
+      check_kernel_plane (&limits, 4, widths[w], 40, 16 * (r % 3) + 32,
+          radii[r][0], radii[r][1], FALSE);
+  check_kernel_plane (&limits, 4, 487, 40, 0, 7, 8, TRUE);
+  check_kernel_plane (&limits, 4, 1001, 40, 0, 8, 6, TRUE);
+  /* One strip, bands of 30 rows: a window of 85. */
+  check_kernel_plane (&limits, 4, 61, 480, 16, 1, 42, FALSE);
 }
 
 GST_END_TEST;
@@ -614,6 +662,7 @@ boxblur_gpu_suite (void)
   tcase_add_test (tc, test_wide_rows);
   tcase_add_test (tc, test_bright_frames);
   tcase_add_test (tc, test_tall_bands);
+  tcase_add_test (tc, test_strips);
   tcase_add_test (tc, test_padded_input);
   tcase_add_test (tc, test_padded_output);
   tcase_add_test (tc, test_passthrough_and_changes);
