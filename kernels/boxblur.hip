@@ -30,8 +30,8 @@
  * Neighbouring bands read the same rows at about the same time, so most
  * re-reads hit L2.
  *
- * Strip path (box_blur_strips), for four-byte pixels whose horizontal
- * window reaches at most 8 pixels either side and holds at most 255
+ * Strip path (box_blur_strips), for pixels of two or four bytes whose
+ * horizontal window reaches at most 8 pixels either side and holds at most 255
  * samples: the same sliding vertical sums in lanes, but a warp owns a
  * strip of the band and its lanes pass each other the sums a horizontal
  * window needs, so a row costs no scan and no barrier.
@@ -1330,9 +1330,9 @@ box_blur_bands (BandParams p)
 
 /* ---- strip path ------------------------------------------------------- */
 
-/* Four-byte pixels whose horizontal window reaches at most the pixels of
- * the lanes beside: each warp owns a strip of a band's rows, each lane
- * two chunks of it, and slides the vertical window sums of its pixels
+/* Pixels of two or four bytes whose horizontal window reaches at most 8
+ * pixels either side: each warp owns a strip of a band's rows, each lane
+ * eight pixels of it, and slides the vertical window sums of its pixels
  * down the band in 16-bit lanes, as box_blur_bands does. The lanes beside
  * lend their sums by shuffles, so a row needs no scan, no prefix, no
  * shared memory and no barrier. A warp's first and last lanes only lend:
@@ -1340,13 +1340,24 @@ box_blur_bands (BandParams p)
  * its own. Lanes whose pixels cross the row's ends read each pixel from
  * the column the border mode takes it from, so that the lanes beside see
  * the border-extended row. */
-constexpr int kStripChunks = 2;
-constexpr int kLanePixels = kStripChunks * kChunk / 4;
+constexpr int kLanePixels = 8;
 constexpr int kMaxStripRadius = kLanePixels;
 /* Warps a block: any number would do, since warps never wait on each
  * other; eight at 128 registers fill a multiprocessor in two blocks. */
 constexpr int kStripWarps = 8;
 constexpr int kStripThreads = kStripWarps * kWarpSize;
+
+/* A lane's chunks of pixels of CH bytes, and their lane words: WP a
+ * pixel, channels c and c + WP sharing word c (Lanes<WP, 2>). Eight
+ * pixels a lane: their columns across the row's ends fit the registers
+ * (sixteen spilled). */
+template <int CH>
+struct StripLayout
+{
+  static constexpr int kChunks = kLanePixels * CH / kChunk;
+  static constexpr int kPixelWords = CH / 2;
+  static constexpr int kWords = kLanePixels * kPixelWords;
+};
 
 struct StripParams
 {
@@ -1361,56 +1372,60 @@ struct StripParams
   uint32_t magic;               /* the lanes' multiplier for a whole window */
 };
 
-/* The lane's pixels of row y (none where y < 0) as its two chunks. A lane
+/* The lane's pixels of row y (none where y < 0) as its chunks. A lane
  * with every pixel in the row reads its chunks as they lie; one across the
  * row's ends reads pixel k from column col[k] (none where negative). */
+template <int CH, int N = StripLayout<CH>::kChunks>
 __device__ inline void load_lane (const StripParams & p, int y, int x0,
-    bool whole, bool needed, const int (&col)[kLanePixels],
-    uint4 (&q)[kStripChunks])
+    bool whole, bool needed, const int (&col)[kLanePixels], uint4 (&q)[N])
 {
   const uint8_t *row = p.src + (size_t) y * p.src_pitch;
   if (y >= 0 && needed && whole) {
 #pragma unroll
-    for (int s = 0; s < kStripChunks; ++s)
-      q[s] = *reinterpret_cast<const uint4 *>(row + (size_t) x0 * 4 +
+    for (int s = 0; s < N; ++s)
+      q[s] = *reinterpret_cast<const uint4 *>(row + (size_t) x0 * CH +
           s * kChunk);
   } else if (y >= 0 && needed) {
-    const uint32_t *px = reinterpret_cast<const uint32_t *>(row);
-    uint32_t w[kLanePixels];
+    uint32_t w[N * 4] = { };
 #pragma unroll
-    for (int k = 0; k < kLanePixels; ++k)
-      w[k] = col[k] >= 0 ? px[col[k]] : 0;
+    for (int k = 0; k < kLanePixels; ++k) {
+      uint32_t px = 0;
+      if (col[k] >= 0)
+        px = CH == 4 ? reinterpret_cast<const uint32_t *>(row)[col[k]] :
+            reinterpret_cast<const uint16_t *>(row)[col[k]];
+      w[k * CH / 4] |= px << (8 * (k * CH % 4));
+    }
 #pragma unroll
-    for (int s = 0; s < kStripChunks; ++s)
+    for (int s = 0; s < N; ++s)
       q[s] = make_uint4 (w[4 * s], w[4 * s + 1], w[4 * s + 2], w[4 * s + 3]);
   } else {
 #pragma unroll
-    for (int s = 0; s < kStripChunks; ++s)
+    for (int s = 0; s < N; ++s)
       q[s] = make_uint4 (0, 0, 0, 0);
   }
 }
 
 /* Horizontal window sums of the lane's pixels from their vertical sums v
- * and those of the lanes beside, pixel k's two lane words at 2k and
- * 2k + 1 of both. The window slides along the lane's pixels; a lane's sum
- * may carry into the other lane between the add and the subtraction, and
- * the subtraction takes the carry back. */
-template <int RX>
-__device__ inline void strip_window_sums (const uint32_t (&v)[2 * kLanePixels],
-    uint32_t (&s)[2 * kLanePixels])
+ * and those of the lanes beside, word c of pixel k at WP k + c of both.
+ * The window slides along the lane's pixels; a lane's sum may carry into
+ * the other lane between the add and the subtraction, and the subtraction
+ * takes the carry back. */
+template <int P, int WP, int RX>
+__device__ inline void strip_window_sums (const uint32_t (&v)[P * WP],
+    uint32_t (&s)[P * WP])
 {
-  constexpr int P = kLanePixels, E = P + 2 * RX;
-  uint32_t e[E][2];
+  constexpr int E = P + 2 * RX;
+  uint32_t e[E][WP];
 #pragma unroll
-  for (int c = 0; c < 2; ++c) {
+  for (int c = 0; c < WP; ++c) {
 #pragma unroll
     for (int i = 0; i < RX; ++i) {
-      e[i][c] = shfl_up (v[2 * (P - RX + i) + c], 1);
-      e[RX + P + i][c] = shfl_down (v[2 * i + c], 1);
+      e[i][c] = shfl_up (v[WP * (P - RX + i) + c], 1);
+      e[RX + P + i][c] = shfl_down (v[WP * i + c], 1);
     }
 #pragma unroll
     for (int i = 0; i < P; ++i)
-      e[RX + i][c] = v[2 * i + c];
+      e[RX + i][c] = v[WP * i + c];
     uint32_t sum = 0;
 #pragma unroll
     for (int i = 0; i <= 2 * RX; ++i)
@@ -1419,40 +1434,44 @@ __device__ inline void strip_window_sums (const uint32_t (&v)[2 * kLanePixels],
 #pragma unroll
     for (int k = 1; k < P; ++k) {
       sum += e[k + 2 * RX][c] - e[k - 1][c];
-      s[2 * k + c] = sum;
+      s[WP * k + c] = sum;
     }
   }
 }
 
-template <int RX>
+template <int CH, int RX>
 __global__ void __launch_bounds__ (kStripThreads, 2)
 box_blur_strips (StripParams p)
 {
-  static_assert (RX <= kMaxStripRadius, "a window past the lanes beside");
+  using Layout = StripLayout<CH>;
+  constexpr int P = kLanePixels, WP = Layout::kPixelWords;
+  constexpr int N = Layout::kChunks;
+  constexpr int W = Lanes<WP, 2>::kWords, S = Layout::kWords;
+  static_assert (RX <= P && RX <= kMaxStripRadius,
+      "a window past the lanes beside");
   static_assert (2 * RX + 1 <= kWarpSize, "a lane for each cut window");
-  constexpr int W = Lanes<2, 2>::kWords, S = kStripChunks * W;
   const int lane = threadIdx.x % kWarpSize;
   const int strip = blockIdx.x * kStripWarps + threadIdx.x / kWarpSize;
   if (strip >= p.strips)
     return;
   const int width = p.width, height = p.height, ry = p.radius_y;
   const HipfBorderMode mode = p.mode;
-  const int x0 = (strip * (kWarpSize - 2) + lane - 1) * kLanePixels;
-  const bool whole = x0 >= 0 && x0 + kLanePixels <= width;
+  const int x0 = (strip * (kWarpSize - 2) + lane - 1) * P;
+  const bool whole = x0 >= 0 && x0 + P <= width;
   /* Lanes further right lend to no lane with means to form. */
-  const bool needed = x0 < width + kLanePixels;
+  const bool needed = x0 < width + P;
   const bool outputs = lane > 0 && lane < kWarpSize - 1 && x0 < width;
   /* Warps with a pixel whose window the valid mode cuts short at the
    * row's ends: lane k holds the multiplier for a window of k + 1
    * columns, recomputed where the rows counted change, and those pixels
    * take theirs by a shuffle. */
-  const int strip_x0 = x0 - lane * kLanePixels;
+  const int strip_x0 = x0 - lane * P;
   const bool cut = mode == HIPF_BORDER_VALID && (strip_x0 < RX
-      || strip_x0 + kWarpSize * kLanePixels > width - RX);
+      || strip_x0 + kWarpSize * P > width - RX);
   uint32_t cut_count = 0, cut_magic = 0;
-  int col[kLanePixels];
+  int col[P];
 #pragma unroll
-  for (int k = 0; k < kLanePixels; ++k)
+  for (int k = 0; k < P; ++k)
     col[k] = border_row (x0 + k, width, mode);
 
   /* Even bands walk down, odd ones up, as in box_blur_bands. */
@@ -1463,38 +1482,38 @@ box_blur_strips (StripParams p)
 
   uint32_t v[S] = { };
   for (int d = 0; d < 2 * ry + 1; d += kRowBatch) {
-    uint4 q[kRowBatch][kStripChunks];
+    uint4 q[kRowBatch][N];
 #pragma unroll
     for (int b = 0; b < kRowBatch; ++b)
-      load_lane (p, d + b <= 2 * ry ? border_row (first - ry + d + b, height,
-              mode) : -1, x0, whole, needed, col, q[b]);
+      load_lane<CH> (p, d + b <= 2 * ry ? border_row (first - ry + d + b,
+              height, mode) : -1, x0, whole, needed, col, q[b]);
 #pragma unroll
     for (int b = 0; b < kRowBatch; ++b)
 #pragma unroll
-      for (int s = 0; s < kStripChunks; ++s)
-        add_bytes<2, 2> (v, q[b][s], s * W);
+      for (int s = 0; s < N; ++s)
+        add_bytes<WP, 2> (v, q[b][s], s * W);
   }
 
   /* The rows entering and leaving the window on the way to output row
    * step, loaded two steps ahead. */
-  auto load_step = [&](int step, uint4 (&enter)[kStripChunks],
-      uint4 (&leave)[kStripChunks]) {
+  auto load_step = [&](int step, uint4 (&enter)[N],
+      uint4 (&leave)[N]) {
     const bool more = step < rows;
     const int t = first + dir * step;
-    load_lane (p, more ? border_row (t + dir * ry, height, mode) : -1, x0,
+    load_lane<CH> (p, more ? border_row (t + dir * ry, height, mode) : -1, x0,
         whole, needed, col, enter);
-    load_lane (p, more ? border_row (t - dir * (ry + 1), height, mode) : -1,
-        x0, whole, needed, col, leave);
+    load_lane<CH> (p, more ? border_row (t - dir * (ry + 1), height, mode) :
+        -1, x0, whole, needed, col, leave);
   };
-  uint4 enter[kStripChunks], leave[kStripChunks];
+  uint4 enter[N], leave[N];
   load_step (1, enter, leave);
 
   for (int step = 0; step < rows; ++step) {
-    uint4 next_enter[kStripChunks], next_leave[kStripChunks];
+    uint4 next_enter[N], next_leave[N];
     load_step (step + 2, next_enter, next_leave);
 
     uint32_t s[S];
-    strip_window_sums<RX> (v, s);
+    strip_window_sums<P, WP, RX> (v, s);
     const int y = first + dir * step;
     const uint32_t count_y = window_count (y - ry, y + ry + 1, height, mode);
     const uint32_t n = (2 * RX + 1) * count_y;
@@ -1505,34 +1524,34 @@ box_blur_strips (StripParams p)
       cut_magic = ((1u << 24) + nk - 1) / nk;
       cut_count = count_y;
     }
-    uint8_t *out = p.dst + (size_t) y * p.dst_pitch + (size_t) x0 * 4;
+    uint8_t *out = p.dst + (size_t) y * p.dst_pitch + (size_t) x0 * CH;
 #pragma unroll
-    for (int c = 0; c < kStripChunks; ++c) {
+    for (int c = 0; c < N; ++c) {
       uint32_t t[W][2];
 #pragma unroll
-      for (int j = 0; j < W; j += 2) {
+      for (int j = 0; j < W; j += WP) {
         uint32_t mj = m, bias = (n / 2) * m;
         if (cut) {
           /* Every lane shuffles, those past the row's ends too. */
-          const int x = x0 + 4 * c + j / 2;
+          const int x = x0 + (c * W + j) / WP;
           const int h = min (x + RX, width - 1) - max (x - RX, 0) + 1;
           mj = shfl (cut_magic, max (h - 1, 0));
           bias = ((uint32_t) max (h, 0) * count_y / 2) * mj;
         }
 #pragma unroll
-        for (int k = j; k < j + 2; ++k) {
+        for (int k = j; k < j + WP; ++k) {
           const uint32_t word = s[c * W + k];
           t[k][0] = (word & 0xffffu) * mj + bias;
           t[k][1] = (word >> 16) * mj + bias;
         }
       }
-      if (outputs && x0 + 4 * c < width)
-        store_lane_quotients<2> (t, out + c * kChunk);
+      if (outputs && x0 + c * (P / N) < width)
+        store_lane_quotients<WP> (t, out + c * kChunk);
     }
 
 #pragma unroll
-    for (int c = 0; c < kStripChunks; ++c) {
-      slide<2, 2> (v, enter[c], leave[c], c * W);
+    for (int c = 0; c < N; ++c) {
+      slide<WP, 2> (v, enter[c], leave[c], c * W);
       enter[c] = next_enter[c];
       leave[c] = next_leave[c];
     }
@@ -1551,17 +1570,18 @@ struct StripPlan
   int band_rows;
 };
 
+template <int CH>
 void *strip_kernel_for (int rx)
 {
   switch (rx) {
-    case 1: return reinterpret_cast<void *>(box_blur_strips<1>);
-    case 2: return reinterpret_cast<void *>(box_blur_strips<2>);
-    case 3: return reinterpret_cast<void *>(box_blur_strips<3>);
-    case 4: return reinterpret_cast<void *>(box_blur_strips<4>);
-    case 5: return reinterpret_cast<void *>(box_blur_strips<5>);
-    case 6: return reinterpret_cast<void *>(box_blur_strips<6>);
-    case 7: return reinterpret_cast<void *>(box_blur_strips<7>);
-    case 8: return reinterpret_cast<void *>(box_blur_strips<8>);
+    case 1: return reinterpret_cast<void *>(box_blur_strips<CH, 1>);
+    case 2: return reinterpret_cast<void *>(box_blur_strips<CH, 2>);
+    case 3: return reinterpret_cast<void *>(box_blur_strips<CH, 3>);
+    case 4: return reinterpret_cast<void *>(box_blur_strips<CH, 4>);
+    case 5: return reinterpret_cast<void *>(box_blur_strips<CH, 5>);
+    case 6: return reinterpret_cast<void *>(box_blur_strips<CH, 6>);
+    case 7: return reinterpret_cast<void *>(box_blur_strips<CH, 7>);
+    case 8: return reinterpret_cast<void *>(box_blur_strips<CH, 8>);
     default: return nullptr;
   }
 }
@@ -1571,9 +1591,10 @@ StripPlan plan_strips (const HipfDeviceLimits * limits,
 {
   StripPlan plan = { };
   const int64_t window = (int64_t) (2 * p->radius_x + 1) * (2 * p->radius_y + 1);
-  if (p->channels != 4 || window > kMaxLaneWindow || limits->warp_size < 4)
+  if (window > kMaxLaneWindow || limits->warp_size < 4)
     return plan;
-  plan.kernel = strip_kernel_for (p->radius_x);
+  plan.kernel = p->channels == 4 ? strip_kernel_for<4> (p->radius_x) :
+      p->channels == 2 ? strip_kernel_for<2> (p->radius_x) : nullptr;
   if (!plan.kernel)
     return plan;
   plan.strips = ceil_div (p->width, (limits->warp_size - 2) * kLanePixels);

@@ -620,29 +620,32 @@ GST_START_TEST (test_tall_bands)
 
 GST_END_TEST;
 
-/* Four-channel planes at every horizontal radius the strip kernels take
- * (a warp a strip of the row, windows of up to 8 pixels either side and
- * 255 samples), with bands tall enough for their vertical radii: rows
- * padded, planes one to five strips wide, and white planes, whose window
- * sums fill the kernels' 16-bit lanes. */
+/* Planes of two- and four-byte pixels at every horizontal radius the
+ * strip kernels take (a warp a strip of the row, windows of up to 8
+ * pixels either side and 255 samples), with bands tall enough for their
+ * vertical radii: rows padded, planes one to five strips wide, and white
+ * planes, whose window sums fill the kernels' 16-bit lanes. */
 GST_START_TEST (test_strips)
 {
+  static const gint channels[] = { 2, 4 };
   static const gint widths[] = { 1, 7, 61, 487, 1001 };
   static const gint radii[][2] = { {1, 0}, {1, 1}, {2, 3}, {3, 5}, {4, 6},
   {5, 4}, {6, 6}, {7, 8}, {8, 6}, {8, 0}
   };
   HipfDeviceLimits limits;
-  guint w, r;
+  guint c, w, r;
 
   one_multiprocessor (&limits);
-  for (w = 0; w < G_N_ELEMENTS (widths); w++)
-    for (r = 0; r < G_N_ELEMENTS (radii); r++)
-      check_kernel_plane (&limits, 4, widths[w], 40, 16 * (r % 3) + 32,
-          radii[r][0], radii[r][1], FALSE);
-  check_kernel_plane (&limits, 4, 487, 40, 0, 7, 8, TRUE);
-  check_kernel_plane (&limits, 4, 1001, 40, 0, 8, 6, TRUE);
-  /* One strip, bands of 30 rows: a window of 85. */
-  check_kernel_plane (&limits, 4, 61, 480, 16, 1, 42, FALSE);
+  for (c = 0; c < G_N_ELEMENTS (channels); c++) {
+    for (w = 0; w < G_N_ELEMENTS (widths); w++)
+      for (r = 0; r < G_N_ELEMENTS (radii); r++)
+        check_kernel_plane (&limits, channels[c], widths[w], 40,
+            16 * (r % 3) + 32, radii[r][0], radii[r][1], FALSE);
+    check_kernel_plane (&limits, channels[c], 487, 40, 0, 7, 8, TRUE);
+    check_kernel_plane (&limits, channels[c], 1001, 40, 0, 8, 6, TRUE);
+    /* One strip, bands of 30 rows: a window of 85. */
+    check_kernel_plane (&limits, channels[c], 61, 480, 16, 1, 42, FALSE);
+  }
 }
 
 GST_END_TEST;
