@@ -342,6 +342,9 @@ blur_frame (GstBaseTransform * trans, guint index, hipStream_t stream)
     HipfBoxBlurPlane params;
 
     plane_params (plane, rx, ry, border, &params);
+    GST_LOG_OBJECT (self, "plane %u (%dx%d, %d channels), radius %d,%d: %s "
+        "kernels", p, params.width, params.height, params.channels, rx, ry,
+        hipf_box_blur_path (&dev->limits, &params));
     if (!gst_hip_device_launched (dev, hipf_box_blur (&dev->limits, &params,
                 src + plane->offset, plane->pitch, dst + plane->offset,
                 plane->pitch, slot->scratch.ptr, stream), "hipf_box_blur"))

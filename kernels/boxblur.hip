@@ -1814,6 +1814,16 @@ hipf_box_blur_scratch_size (const HipfDeviceLimits * limits,
   return column_prefix_bytes (plane) + rows;
 }
 
+extern "C" const char *
+hipf_box_blur_path (const HipfDeviceLimits * limits,
+    const HipfBoxBlurPlane * plane)
+{
+  using namespace hipf;
+  if (plan_strips (limits, plane).ok)
+    return "strips";
+  return plan_bands (limits, plane).ok ? "bands" : "general";
+}
+
 extern "C" hipError_t
 hipf_box_blur (const HipfDeviceLimits * limits, const HipfBoxBlurPlane * p,
     const uint8_t * src, size_t src_pitch, uint8_t * dst, size_t dst_pitch,

@@ -54,6 +54,11 @@ typedef struct {
 size_t hipf_box_blur_scratch_size (const HipfDeviceLimits * limits,
     const HipfBoxBlurPlane * plane);
 
+/* Which kernels hipf_box_blur() runs for @plane: "strips", "bands" or
+ * "general" (see kernels/boxblur.hip); for logs and tests. */
+const char *hipf_box_blur_path (const HipfDeviceLimits * limits,
+    const HipfBoxBlurPlane * plane);
+
 /* Box blur of one plane, enqueued on @stream. @src and @dst are device
  * memory and must not overlap; their rows must start on 16-byte boundaries
  * and hold a whole number of 16-byte chunks (the samples rounded up), which
