@@ -526,10 +526,10 @@ static const HipfBorderMode kernel_modes[REF_N_BORDERS] = { HIPF_BORDER_ZERO,
 
 /* The launch wrapper driven directly, on a plane of random samples (all
  * 255 where white) with rows padded by @padding bytes, in every border
- * mode, against the reference. */
+ * mode, against the reference; the plane must take the kernels of @path. */
 static void
 check_kernel_plane (const HipfDeviceLimits * limits, gint ch, gint w, gint h,
-    gint padding, gint rx, gint ry, gboolean white)
+    gint padding, gint rx, gint ry, gboolean white, const gchar * path)
 {
   const gsize pitch = GST_ROUND_UP_16 (w * ch) + padding, size = pitch * h;
   guint8 *in = g_malloc (size), *out = g_malloc (size);
@@ -547,8 +547,6 @@ check_kernel_plane (const HipfDeviceLimits * limits, gint ch, gint w, gint h,
     in[i] = white ? 255 : g_rand_int_range (hipf_test_rand (), 0, 256);
   fail_unless (hipMalloc (&src, size) == hipSuccess);
   fail_unless (hipMalloc (&dst, size) == hipSuccess);
-  /* The rows' padding is never written: it comes back as it was. */
-  fail_unless (hipMemsetAsync (dst, 0, size, NULL) == hipSuccess);
   fail_unless (hipMalloc (&scratch,
           hipf_box_blur_scratch_size (limits, &plane)) == hipSuccess);
   fail_unless (hipMemcpyAsync (src, in, size, hipMemcpyHostToDevice,
@@ -557,6 +555,10 @@ check_kernel_plane (const HipfDeviceLimits * limits, gint ch, gint w, gint h,
     gint x, y;
 
     plane.border = kernel_modes[m];
+    fail_unless_equals_string (hipf_box_blur_path (limits, &plane), path);
+    /* Not the previous mode's output, which is right away from the edges
+     * whatever this mode's kernel writes. */
+    fail_unless (hipMemsetAsync (dst, 0xa5, size, NULL) == hipSuccess);
     err = hipf_box_blur (limits, &plane, src, pitch, dst, pitch, scratch,
         NULL);
     fail_unless (err == hipSuccess, "%s", hipGetErrorString (err));
@@ -615,20 +617,26 @@ GST_START_TEST (test_tall_bands)
   one_multiprocessor (&limits);
   for (c = 0; c < G_N_ELEMENTS (cases); c++)
     check_kernel_plane (&limits, cases[c].channels, cases[c].width,
-        cases[c].height, 0, 2, cases[c].ry, FALSE);
+        cases[c].height, 0, 2, cases[c].ry, FALSE, "bands");
 }
 
 GST_END_TEST;
 
 /* Planes of two- and four-byte pixels at every horizontal radius the
  * strip kernels take (a warp a strip of the row, windows of up to 8
- * pixels either side and 255 samples), with bands tall enough for their
- * vertical radii: rows padded, planes one to five strips wide, and white
- * planes, whose window sums fill the kernels' 16-bit lanes. */
+ * pixels either side and 255 samples): rows padded, planes of one strip,
+ * where both row ends and every cut window lie in one warp, up to five,
+ * and white planes, whose window sums fill the kernels' 16-bit lanes.
+ * Each plane is checked to take the strips: bands as tall as the
+ * vertical radii need come from one multiprocessor and planes tall
+ * enough for the blocks that share it. */
 GST_START_TEST (test_strips)
 {
   static const gint channels[] = { 2, 4 };
-  static const gint widths[] = { 1, 7, 61, 487, 1001 };
+  static const gint narrow[] = { 1, 7, 61 }, wide[] = { 487, 1001 };
+  static const gint short_radii[][2] = { {1, 0}, {1, 1}, {2, 3}, {3, 4},
+  {4, 4}, {5, 4}, {6, 4}, {7, 4}, {8, 4}, {8, 0}
+  };
   static const gint radii[][2] = { {1, 0}, {1, 1}, {2, 3}, {3, 5}, {4, 6},
   {5, 4}, {6, 6}, {7, 8}, {8, 6}, {8, 0}
   };
@@ -637,14 +645,20 @@ GST_START_TEST (test_strips)
 
   one_multiprocessor (&limits);
   for (c = 0; c < G_N_ELEMENTS (channels); c++) {
-    for (w = 0; w < G_N_ELEMENTS (widths); w++)
+    const gint ch = channels[c];
+
+    for (w = 0; w < G_N_ELEMENTS (narrow); w++)
+      for (r = 0; r < G_N_ELEMENTS (short_radii); r++)
+        check_kernel_plane (&limits, ch, narrow[w], 100, 16 * (r % 3) + 32,
+            short_radii[r][0], short_radii[r][1], FALSE, "strips");
+    for (w = 0; w < G_N_ELEMENTS (wide); w++)
       for (r = 0; r < G_N_ELEMENTS (radii); r++)
-        check_kernel_plane (&limits, channels[c], widths[w], 40,
-            16 * (r % 3) + 32, radii[r][0], radii[r][1], FALSE);
-    check_kernel_plane (&limits, channels[c], 487, 40, 0, 7, 8, TRUE);
-    check_kernel_plane (&limits, channels[c], 1001, 40, 0, 8, 6, TRUE);
-    /* One strip, bands of 30 rows: a window of 85. */
-    check_kernel_plane (&limits, channels[c], 61, 480, 16, 1, 42, FALSE);
+        check_kernel_plane (&limits, ch, wide[w], 40, 16 * (r % 3) + 32,
+            radii[r][0], radii[r][1], FALSE, "strips");
+    check_kernel_plane (&limits, ch, 487, 40, 0, 7, 8, TRUE, "strips");
+    check_kernel_plane (&limits, ch, 1001, 40, 0, 8, 6, TRUE, "strips");
+    /* One strip and tall bands: a window of 61 rows. */
+    check_kernel_plane (&limits, ch, 61, 800, 16, 1, 30, FALSE, "strips");
   }
 }
 
