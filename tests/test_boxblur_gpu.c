@@ -414,20 +414,37 @@ pull_numbered (GstHarness * h, guint i, GstBuffer * expected)
   gst_buffer_unref (expected);
 }
 
+/* The numbered frames' caps, in and out. */
+static void
+set_numbered_caps (GstHarness * h)
+{
+  gst_harness_set_caps_str (h,
+      "video/x-raw,format=NV12,width=97,height=33,framerate=30/1",
+      "video/x-raw,format=NV12,width=97,height=33,framerate=30/1");
+}
+
+/* hipboxblur with four frames in flight, blurring as push_numbered's
+ * reference does, negotiated for the numbered frames. */
+static GstHarness *
+in_flight_harness (void)
+{
+  GstHarness *h = gst_harness_new_parse ("hipboxblur frames-in-flight=4 "
+      "radius=5 border-mode=clamp");
+
+  set_numbered_caps (h);
+  return h;
+}
+
 /* Several frames in flight: each leaves after three newer ones, EOS hands
  * out the rest in order, a flush drops them, frames after a flush and a
  * new segment (a seek) come out, latency grows by three frames. */
 GST_START_TEST (test_frames_in_flight)
 {
-  GstHarness *h = gst_harness_new_parse ("hipboxblur frames-in-flight=4 "
-      "radius=5 border-mode=clamp");
+  GstHarness *h = in_flight_harness ();
   GstBuffer *expected[12];
   GstClockTime latency;
   guint i;
 
-  gst_harness_set_caps_str (h,
-      "video/x-raw,format=NV12,width=97,height=33,framerate=30/1",
-      "video/x-raw,format=NV12,width=97,height=33,framerate=30/1");
   for (i = 0; i < 10; i++) {
     push_numbered (h, i, &expected[i]);
     fail_unless_equals_int (gst_harness_buffers_received (h), i < 3 ? 0 :
@@ -443,9 +460,7 @@ GST_START_TEST (test_frames_in_flight)
   /* A flush drops what is in flight; frames after it come out. */
   fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
   fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
-  gst_harness_set_caps_str (h,
-      "video/x-raw,format=NV12,width=97,height=33,framerate=30/1",
-      "video/x-raw,format=NV12,width=97,height=33,framerate=30/1");
+  set_numbered_caps (h);
   for (i = 0; i < 3; i++)
     push_numbered (h, i, &expected[i]);
   fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
@@ -480,14 +495,10 @@ GST_END_TEST;
  * the new caps. Every frame after them does, in order and exact. */
 GST_START_TEST (test_in_flight_push_fails)
 {
-  GstHarness *h = gst_harness_new_parse ("hipboxblur frames-in-flight=4 "
-      "radius=5 border-mode=clamp");
+  GstHarness *h = in_flight_harness ();
   GstBuffer *expected[8];
   guint i;
 
-  gst_harness_set_caps_str (h,
-      "video/x-raw,format=NV12,width=97,height=33,framerate=30/1",
-      "video/x-raw,format=NV12,width=97,height=33,framerate=30/1");
   for (i = 0; i < 3; i++) {
     push_numbered (h, i, &expected[i]);
     gst_buffer_unref (expected[i]);
