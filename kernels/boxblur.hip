@@ -30,11 +30,12 @@
  * Neighbouring bands read the same rows at about the same time, so most
  * re-reads hit L2.
  *
- * Strip path (box_blur_strips), for pixels of two or four bytes whose
- * horizontal window reaches at most 8 pixels either side and holds at most 255
- * samples: the same sliding vertical sums in lanes, but a warp owns a
- * strip of the band and its lanes pass each other the sums a horizontal
- * window needs, so a row costs no scan and no barrier.
+ * Strip path (box_blur_strips), for pixels of two or four bytes, and of
+ * one in rows a multiple of 16 pixels wide, whose horizontal window
+ * reaches at most 8 pixels either side and holds at most 255 samples: the
+ * same sliding vertical sums in lanes, but a warp owns a strip of the band
+ * and its lanes pass each other the sums a horizontal window needs, so a
+ * row costs no scan and no barrier.
  *
  * General path, any size: column_prefix_sum stores the prefix down every
  * sample column; box_blur_rows takes the vertical window sums from it, scans
@@ -1330,9 +1331,9 @@ box_blur_bands (BandParams p)
 
 /* ---- strip path ------------------------------------------------------- */
 
-/* Pixels of two or four bytes whose horizontal window reaches at most 8
- * pixels either side: each warp owns a strip of a band's rows, each lane
- * eight pixels of it, and slides the vertical window sums of its pixels
+/* Pixels whose horizontal window reaches at most 8 pixels either side:
+ * each warp owns a strip of a band's rows, each lane 8 pixels of it (32
+ * of one byte), and slides the vertical window sums of its pixels
  * down the band in 16-bit lanes, as box_blur_bands does. The lanes beside
  * lend their sums by shuffles, so a row needs no scan, no prefix, no
  * shared memory and no barrier. A warp's first and last lanes only lend:
@@ -1347,16 +1348,22 @@ constexpr int kMaxStripRadius = kLanePixels;
 constexpr int kStripWarps = 8;
 constexpr int kStripThreads = kStripWarps * kWarpSize;
 
-/* A lane's chunks of pixels of CH bytes, and their lane words: WP a
- * pixel, channels c and c + WP sharing word c (Lanes<WP, 2>). Eight
- * pixels a lane: their columns across the row's ends fit the registers
- * (sixteen spilled). */
+/* A lane's pixels, chunks and words. Pixels of two and four bytes: eight
+ * pixels a lane, WP words a pixel, channels c and c + WP sharing word c
+ * (Lanes<WP, 2>); their columns across the row's ends fit the registers
+ * (sixteen spilled). One-byte pixels: 32 a lane, so that a lane moves the
+ * 32 bytes a row that four-byte lanes move; word i holds pixel i in its
+ * low lane and pixel i + 16 in its high lane, so that each lane of the
+ * words is a run of 16 neighbouring pixels for the window to slide
+ * along. */
 template <int CH>
 struct StripLayout
 {
-  static constexpr int kChunks = kLanePixels * CH / kChunk;
-  static constexpr int kPixelWords = CH / 2;
-  static constexpr int kWords = kLanePixels * kPixelWords;
+  static constexpr int kPixels = CH == 1 ? 4 * kLanePixels : kLanePixels;
+  static constexpr int kChunks = kPixels * CH / kChunk;
+  static constexpr int kPixelWords = CH == 1 ? 1 : CH / 2;
+  static constexpr int kWords = kChunks * kChunk / 2;
+  static constexpr int kRun = kWords / kPixelWords;    /* pixels a lane's run */
 };
 
 struct StripParams
@@ -1379,6 +1386,7 @@ template <int CH, int N = StripLayout<CH>::kChunks>
 __device__ inline void load_lane (const StripParams & p, int y, int x0,
     bool whole, bool needed, const int (&col)[kLanePixels], uint4 (&q)[N])
 {
+  constexpr int P = kLanePixels;
   const uint8_t *row = p.src + (size_t) y * p.src_pitch;
   if (y >= 0 && needed && whole) {
 #pragma unroll
@@ -1388,7 +1396,7 @@ __device__ inline void load_lane (const StripParams & p, int y, int x0,
   } else if (y >= 0 && needed) {
     uint32_t w[N * 4] = { };
 #pragma unroll
-    for (int k = 0; k < kLanePixels; ++k) {
+    for (int k = 0; k < P; ++k) {
       uint32_t px = 0;
       if (col[k] >= 0)
         px = CH == 4 ? reinterpret_cast<const uint32_t *>(row)[col[k]] :
@@ -1405,12 +1413,142 @@ __device__ inline void load_lane (const StripParams & p, int y, int x0,
   }
 }
 
+/* The column that the border mode reads for x, outside the row but
+ * within RX < width of its ends (no division), or -1 for none. */
+template <int RX>
+__device__ inline int near_border_column (int x, int width, HipfBorderMode mode)
+{
+  if (x >= 0 && x < width)
+    return -1;
+  if (x < -RX || x >= width + RX)
+    return -1;
+  const bool left = x < 0;
+  switch (mode) {
+    case HIPF_BORDER_CLAMP:
+      return left ? 0 : width - 1;
+    case HIPF_BORDER_WRAP:
+      return left ? x + width : x - width;
+    case HIPF_BORDER_MIRROR:
+      return left ? -x : 2 * width - 2 - x;
+    default:
+      return -1;
+  }
+}
+
+/* load_lane for one-byte lanes, in rows a multiple of 16 pixels wide: the
+ * chunks in the row load as they lie, and a lane across the row's ends
+ * reads one by one the RX pixels past them that windows reach: the last
+ * RX of a lane before the row (edge_at = P - RX), the first RX of a lane
+ * after it (0), or the RX after the first chunk of a lane that ends 16
+ * pixels past the row (16). */
+template <int RX>
+__device__ inline void load_run_lane (const StripParams & p, int y, int x0,
+    bool whole, bool needed, int edge_at, uint4 (&q)[2])
+{
+  const uint8_t *row = p.src + (size_t) y * p.src_pitch;
+  if (y < 0 || !needed) {
+    q[0] = q[1] = make_uint4 (0, 0, 0, 0);
+    return;
+  }
+#pragma unroll
+  for (int s = 0; s < 2; ++s) {
+    const int cx = x0 + s * kChunk;
+    q[s] = whole || (cx >= 0 && cx < p.width) ?
+        *reinterpret_cast<const uint4 *>(row + cx) : make_uint4 (0, 0, 0, 0);
+  }
+  if (whole)
+    return;
+  uint64_t run = 0;
+#pragma unroll
+  for (int i = 0; i < RX; ++i) {
+    const int col = near_border_column<RX> (x0 + edge_at + i, p.width, p.mode);
+    run |= (uint64_t) (col >= 0 ? row[col] : 0) << (8 * i);
+  }
+  if (edge_at == 0) {
+    q[0].x |= (uint32_t) run;
+    q[0].y |= (uint32_t) (run >> 32);
+  } else if (edge_at == kChunk) {
+    q[1].x |= (uint32_t) run;
+    q[1].y |= (uint32_t) (run >> 32);
+  } else {
+    run <<= 8 * (8 - RX);
+    q[1].z |= (uint32_t) run;
+    q[1].w |= (uint32_t) (run >> 32);
+  }
+}
+
+/* The lane words of a one-byte lane's two chunks, pixels 0-15 and 16-31:
+ * word i = pixel i | pixel i + 16 << 16. */
+__device__ inline void run_words (const uint4 (&q)[2], uint32_t (&w)[16])
+{
+  const uint32_t a[4] = { q[0].x, q[0].y, q[0].z, q[0].w };
+  const uint32_t b[4] = { q[1].x, q[1].y, q[1].z, q[1].w };
+#pragma unroll
+  for (int m = 0; m < 4; ++m) {
+    const uint32_t lo = __byte_perm (a[m], b[m], 0x5410);
+    const uint32_t hi = __byte_perm (a[m], b[m], 0x7632);
+    w[4 * m] = lo & 0x00ff00ffu;
+    w[4 * m + 1] = (lo >> 8) & 0x00ff00ffu;
+    w[4 * m + 2] = hi & 0x00ff00ffu;
+    w[4 * m + 3] = (hi >> 8) & 0x00ff00ffu;
+  }
+}
+
+/* v += the lane's pixels of q, as the lane words of StripLayout<CH>. */
+template <int CH, int N, int S>
+__device__ inline void add_lane (uint32_t (&v)[S], const uint4 (&q)[N])
+{
+  if constexpr (CH == 1) {
+    uint32_t w[S];
+    run_words (q, w);
+#pragma unroll
+    for (int i = 0; i < S; ++i)
+      v[i] += w[i];
+  } else {
+#pragma unroll
+    for (int s = 0; s < N; ++s)
+      add_bytes<CH / 2, 2> (v, q[s], s * Lanes<CH / 2, 2>::kWords);
+  }
+}
+
+/* v += the words of enter - those of leave. */
+template <int CH, int N, int S>
+__device__ inline void slide_lane (uint32_t (&v)[S], const uint4 (&enter)[N],
+    const uint4 (&leave)[N])
+{
+  if constexpr (CH == 1) {
+    const uint32_t ea[4] = { enter[0].x, enter[0].y, enter[0].z, enter[0].w };
+    const uint32_t eb[4] = { enter[1].x, enter[1].y, enter[1].z, enter[1].w };
+    const uint32_t la[4] = { leave[0].x, leave[0].y, leave[0].z, leave[0].w };
+    const uint32_t lb[4] = { leave[1].x, leave[1].y, leave[1].z, leave[1].w };
+#pragma unroll
+    for (int m = 0; m < 4; ++m) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const uint32_t sel = h ? 0x7632 : 0x5410;
+        const uint32_t e = __byte_perm (ea[m], eb[m], sel);
+        const uint32_t l = __byte_perm (la[m], lb[m], sel);
+        v[4 * m + 2 * h] += (e & 0x00ff00ffu) - (l & 0x00ff00ffu);
+        v[4 * m + 2 * h + 1] += ((e >> 8) & 0x00ff00ffu) -
+            ((l >> 8) & 0x00ff00ffu);
+      }
+    }
+  } else {
+#pragma unroll
+    for (int s = 0; s < N; ++s)
+      slide<CH / 2, 2> (v, enter[s], leave[s], s * Lanes<CH / 2, 2>::kWords);
+  }
+}
+
 /* Horizontal window sums of the lane's pixels from their vertical sums v
  * and those of the lanes beside, word c of pixel k at WP k + c of both.
  * The window slides along the lane's pixels; a lane's sum may carry into
  * the other lane between the add and the subtraction, and the subtraction
- * takes the carry back. */
-template <int P, int WP, int RX>
+ * takes the carry back. One-byte lanes (ONE_BYTE, WP = 1): the window
+ * slides along both runs of the words at once, and the words beyond a
+ * run's ends join the high lane of one word with the low lane of
+ * another, from this lane and the lane beside. */
+template <int P, int WP, int RX, bool ONE_BYTE = false>
 __device__ inline void strip_window_sums (const uint32_t (&v)[P * WP],
     uint32_t (&s)[P * WP])
 {
@@ -1420,8 +1558,18 @@ __device__ inline void strip_window_sums (const uint32_t (&v)[P * WP],
   for (int c = 0; c < WP; ++c) {
 #pragma unroll
     for (int i = 0; i < RX; ++i) {
-      e[i][c] = shfl_up (v[WP * (P - RX + i) + c], 1);
-      e[RX + P + i][c] = shfl_down (v[WP * i + c], 1);
+      if constexpr (ONE_BYTE) {
+        /* Run pixel i - RX: the high run's pixel P - RX + i of the lane
+         * before, beside the low run's pixel P - RX + i of this lane. */
+        const uint32_t left = v[P - RX + i];
+        e[i][c] = __byte_perm (shfl_up (left, 1), left, 0x5432);
+        /* Run pixel P + i: the high run's pixel i, beside the low run's
+         * pixel i of the lane after. */
+        e[RX + P + i][c] = __byte_perm (v[i], shfl_down (v[i], 1), 0x5432);
+      } else {
+        e[i][c] = shfl_up (v[WP * (P - RX + i) + c], 1);
+        e[RX + P + i][c] = shfl_down (v[WP * i + c], 1);
+      }
     }
 #pragma unroll
     for (int i = 0; i < P; ++i)
@@ -1444,10 +1592,10 @@ __global__ void __launch_bounds__ (kStripThreads, 2)
 box_blur_strips (StripParams p)
 {
   using Layout = StripLayout<CH>;
-  constexpr int P = kLanePixels, WP = Layout::kPixelWords;
+  constexpr int P = Layout::kPixels, WP = Layout::kPixelWords;
   constexpr int N = Layout::kChunks;
   constexpr int W = Lanes<WP, 2>::kWords, S = Layout::kWords;
-  static_assert (RX <= P && RX <= kMaxStripRadius,
+  static_assert (RX <= Layout::kRun && RX <= kMaxStripRadius,
       "a window past the lanes beside");
   static_assert (2 * RX + 1 <= kWarpSize, "a lane for each cut window");
   const int lane = threadIdx.x % kWarpSize;
@@ -1469,10 +1617,24 @@ box_blur_strips (StripParams p)
   const bool cut = mode == HIPF_BORDER_VALID && (strip_x0 < RX
       || strip_x0 + kWarpSize * P > width - RX);
   uint32_t cut_count = 0, cut_magic = 0;
-  int col[P];
+  /* The columns a lane across the row's ends reads its pixels from:
+   * kept for eight pixels a lane, found as they are read for 32. */
+  int col[CH == 1 ? 1 : P];
+  int edge_at = 0;
+  if constexpr (CH == 1) {
+    static_assert (RX <= 8, "an edge run in two words");
+    edge_at = x0 < 0 ? P - RX : x0 >= width ? 0 : kChunk;
+  } else {
 #pragma unroll
-  for (int k = 0; k < P; ++k)
-    col[k] = border_row (x0 + k, width, mode);
+    for (int k = 0; k < P; ++k)
+      col[k] = border_row (x0 + k, width, mode);
+  }
+  auto load = [&](int y, uint4 (&q)[N]) {
+    if constexpr (CH == 1)
+      load_run_lane<RX> (p, y, x0, whole, needed, edge_at, q);
+    else
+      load_lane<CH> (p, y, x0, whole, needed, col, q);
+  };
 
   /* Even bands walk down, odd ones up, as in box_blur_bands. */
   const int y0 = blockIdx.y * p.band_rows;
@@ -1480,18 +1642,19 @@ box_blur_strips (StripParams p)
   const int dir = blockIdx.y % 2 ? -1 : 1;
   const int first = dir > 0 ? y0 : y0 + rows - 1;
 
+  /* One-byte lanes load half as many rows at once: their edge runs take
+   * the registers (eight rows spilled 22 to 44 bytes). */
+  constexpr int B = CH == 1 ? kRowBatch / 2 : kRowBatch;
   uint32_t v[S] = { };
-  for (int d = 0; d < 2 * ry + 1; d += kRowBatch) {
-    uint4 q[kRowBatch][N];
+  for (int d = 0; d < 2 * ry + 1; d += B) {
+    uint4 q[B][N];
 #pragma unroll
-    for (int b = 0; b < kRowBatch; ++b)
-      load_lane<CH> (p, d + b <= 2 * ry ? border_row (first - ry + d + b,
-              height, mode) : -1, x0, whole, needed, col, q[b]);
+    for (int b = 0; b < B; ++b)
+      load (d + b <= 2 * ry ? border_row (first - ry + d + b, height, mode) :
+          -1, q[b]);
 #pragma unroll
-    for (int b = 0; b < kRowBatch; ++b)
-#pragma unroll
-      for (int s = 0; s < N; ++s)
-        add_bytes<WP, 2> (v, q[b][s], s * W);
+    for (int b = 0; b < B; ++b)
+      add_lane<CH> (v, q[b]);
   }
 
   /* The rows entering and leaving the window on the way to output row
@@ -1500,10 +1663,8 @@ box_blur_strips (StripParams p)
       uint4 (&leave)[N]) {
     const bool more = step < rows;
     const int t = first + dir * step;
-    load_lane<CH> (p, more ? border_row (t + dir * ry, height, mode) : -1, x0,
-        whole, needed, col, enter);
-    load_lane<CH> (p, more ? border_row (t - dir * (ry + 1), height, mode) :
-        -1, x0, whole, needed, col, leave);
+    load (more ? border_row (t + dir * ry, height, mode) : -1, enter);
+    load (more ? border_row (t - dir * (ry + 1), height, mode) : -1, leave);
   };
   uint4 enter[N], leave[N];
   load_step (1, enter, leave);
@@ -1513,7 +1674,7 @@ box_blur_strips (StripParams p)
     load_step (step + 2, next_enter, next_leave);
 
     uint32_t s[S];
-    strip_window_sums<P, WP, RX> (v, s);
+    strip_window_sums<Layout::kRun, WP, RX, CH == 1> (v, s);
     const int y = first + dir * step;
     const uint32_t count_y = window_count (y - ry, y + ry + 1, height, mode);
     const uint32_t n = (2 * RX + 1) * count_y;
@@ -1525,33 +1686,67 @@ box_blur_strips (StripParams p)
       cut_count = count_y;
     }
     uint8_t *out = p.dst + (size_t) y * p.dst_pitch + (size_t) x0 * CH;
-#pragma unroll
-    for (int c = 0; c < N; ++c) {
-      uint32_t t[W][2];
-#pragma unroll
-      for (int j = 0; j < W; j += WP) {
-        uint32_t mj = m, bias = (n / 2) * m;
-        if (cut) {
-          /* Every lane shuffles, those past the row's ends too. */
-          const int x = x0 + (c * W + j) / WP;
-          const int h = min (x + RX, width - 1) - max (x - RX, 0) + 1;
-          mj = shfl (cut_magic, max (h - 1, 0));
-          bias = ((uint32_t) max (h, 0) * count_y / 2) * mj;
-        }
-#pragma unroll
-        for (int k = j; k < j + WP; ++k) {
-          const uint32_t word = s[c * W + k];
-          t[k][0] = (word & 0xffffu) * mj + bias;
-          t[k][1] = (word >> 16) * mj + bias;
-        }
+    auto multiplier = [&](int x, uint32_t & mx, uint32_t & bias) {
+      mx = m;
+      bias = (n / 2) * m;
+      if (cut) {
+        /* Every lane shuffles, those past the row's ends too. */
+        const int h = min (x + RX, width - 1) - max (x - RX, 0) + 1;
+        mx = shfl (cut_magic, max (h - 1, 0));
+        bias = ((uint32_t) max (h, 0) * count_y / 2) * mx;
       }
-      if (outputs && x0 + c * (P / N) < width)
-        store_lane_quotients<WP> (t, out + c * kChunk);
+    };
+    if constexpr (CH == 1) {
+      /* Chunk c holds the pixels of lane c of the words. The windows cut
+       * short take their multipliers after the others, at the places some
+       * lane of the warp has one. */
+#pragma unroll
+      for (int c = 0; c < N; ++c) {
+        uint32_t t[kChunk];
+#pragma unroll
+        for (int k = 0; k < kChunk; ++k)
+          t[k] = (c ? s[k] >> 16 : s[k] & 0xffffu) * m + (n / 2) * m;
+        if (cut) {
+#pragma unroll
+          for (int k = 0; k < kChunk; ++k) {
+            const int at = c * kChunk + k;
+            if (at < RX || ((width - 1 - at) & (P - 1)) < RX) {
+              uint32_t mk, bias;
+              multiplier (x0 + at, mk, bias);
+              t[k] = (c ? s[k] >> 16 : s[k] & 0xffffu) * mk + bias;
+            }
+          }
+        }
+        if (outputs && x0 + c * kChunk < width)
+          *reinterpret_cast<uint4 *>(out + c * kChunk) =
+              make_uint4 (top_bytes (t[0], t[1], t[2], t[3]),
+              top_bytes (t[4], t[5], t[6], t[7]),
+              top_bytes (t[8], t[9], t[10], t[11]),
+              top_bytes (t[12], t[13], t[14], t[15]));
+      }
+    } else {
+#pragma unroll
+      for (int c = 0; c < N; ++c) {
+        uint32_t t[W][2];
+#pragma unroll
+        for (int j = 0; j < W; j += WP) {
+          uint32_t mj, bias;
+          multiplier (x0 + (c * W + j) / WP, mj, bias);
+#pragma unroll
+          for (int k = j; k < j + WP; ++k) {
+            const uint32_t word = s[c * W + k];
+            t[k][0] = (word & 0xffffu) * mj + bias;
+            t[k][1] = (word >> 16) * mj + bias;
+          }
+        }
+        if (outputs && x0 + c * (P / N) < width)
+          store_lane_quotients<WP> (t, out + c * kChunk);
+      }
     }
 
+    slide_lane<CH> (v, enter, leave);
 #pragma unroll
     for (int c = 0; c < N; ++c) {
-      slide<WP, 2> (v, enter[c], leave[c], c * W);
       enter[c] = next_enter[c];
       leave[c] = next_leave[c];
     }
@@ -1594,10 +1789,16 @@ StripPlan plan_strips (const HipfDeviceLimits * limits,
   if (window > kMaxLaneWindow || limits->warp_size < 4)
     return plan;
   plan.kernel = p->channels == 4 ? strip_kernel_for<4> (p->radius_x) :
-      p->channels == 2 ? strip_kernel_for<2> (p->radius_x) : nullptr;
+      p->channels == 2 ? strip_kernel_for<2> (p->radius_x) :
+      p->channels == 1 ? strip_kernel_for<1> (p->radius_x) : nullptr;
   if (!plan.kernel)
     return plan;
-  plan.strips = ceil_div (p->width, (limits->warp_size - 2) * kLanePixels);
+  /* One-byte lanes read whole chunks up to the row's end. */
+  if (p->channels == 1 && p->width % kChunk != 0)
+    return plan;
+  const int lane_pixels = p->channels == 1 ? StripLayout<1>::kPixels :
+      kLanePixels;
+  plan.strips = ceil_div (p->width, (limits->warp_size - 2) * lane_pixels);
   const int warps = plan.strips < kStripWarps ? plan.strips : kStripWarps;
   plan.threads = warps * limits->warp_size;
   plan.blocks_per_band = ceil_div (plan.strips, warps);

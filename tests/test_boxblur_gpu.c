@@ -633,18 +633,27 @@ GST_START_TEST (test_tall_bands)
 
 GST_END_TEST;
 
-/* Planes of two- and four-byte pixels at every horizontal radius the
- * strip kernels take (a warp a strip of the row, windows of up to 8
+/* Planes of one-, two- and four-byte pixels at every horizontal radius
+ * the strip kernels take (a warp a strip of the row, windows of up to 8
  * pixels either side and 255 samples): rows padded, planes of one strip,
- * where both row ends and every cut window lie in one warp, up to five,
- * and white planes, whose window sums fill the kernels' 16-bit lanes.
- * Each plane is checked to take the strips: bands as tall as the
- * vertical radii need come from one multiprocessor and planes tall
- * enough for the blocks that share it. */
+ * where both row ends and every cut window lie in one warp, up to four or
+ * five, and white planes, whose window sums fill the kernels' 16-bit
+ * lanes. One-byte lanes hold 32 pixels and read whole chunks: their
+ * strips are four times as wide, their rows a multiple of 16 pixels
+ * (ending in a lane's first or second chunk), and their narrow strips
+ * take more bands, so their planes are taller. Each plane is checked to
+ * take the strips: bands as tall as the vertical radii need come from one
+ * multiprocessor and planes tall enough for the blocks that share it. */
 GST_START_TEST (test_strips)
 {
-  static const gint channels[] = { 2, 4 };
-  static const gint narrow[] = { 1, 7, 61 }, wide[] = { 487, 1001 };
+  static const struct
+  {
+    gint channels, narrow[3], wide[2], height, tall;
+  } layouts[] = {
+    {1, {16, 48, 944}, {1008, 2912}, 120, 48},
+    {2, {1, 7, 61}, {487, 1001}, 40, 61},
+    {4, {1, 7, 61}, {487, 1001}, 40, 61},
+  };
   static const gint short_radii[][2] = { {1, 0}, {1, 1}, {2, 3}, {3, 4},
   {4, 4}, {5, 4}, {6, 4}, {7, 4}, {8, 4}, {8, 0}
   };
@@ -655,22 +664,28 @@ GST_START_TEST (test_strips)
   guint c, w, r;
 
   one_multiprocessor (&limits);
-  for (c = 0; c < G_N_ELEMENTS (channels); c++) {
-    const gint ch = channels[c];
+  for (c = 0; c < G_N_ELEMENTS (layouts); c++) {
+    const gint ch = layouts[c].channels, h = layouts[c].height;
 
-    for (w = 0; w < G_N_ELEMENTS (narrow); w++)
+    for (w = 0; w < G_N_ELEMENTS (layouts[c].narrow); w++)
       for (r = 0; r < G_N_ELEMENTS (short_radii); r++)
-        check_kernel_plane (&limits, ch, narrow[w], 100, 16 * (r % 3) + 32,
-            short_radii[r][0], short_radii[r][1], FALSE, "strips");
-    for (w = 0; w < G_N_ELEMENTS (wide); w++)
+        check_kernel_plane (&limits, ch, layouts[c].narrow[w], 100,
+            16 * (r % 3) + 32, short_radii[r][0], short_radii[r][1], FALSE,
+            "strips");
+    for (w = 0; w < G_N_ELEMENTS (layouts[c].wide); w++)
       for (r = 0; r < G_N_ELEMENTS (radii); r++)
-        check_kernel_plane (&limits, ch, wide[w], 40, 16 * (r % 3) + 32,
-            radii[r][0], radii[r][1], FALSE, "strips");
-    check_kernel_plane (&limits, ch, 487, 40, 0, 7, 8, TRUE, "strips");
-    check_kernel_plane (&limits, ch, 1001, 40, 0, 8, 6, TRUE, "strips");
+        check_kernel_plane (&limits, ch, layouts[c].wide[w], h,
+            16 * (r % 3) + 32, radii[r][0], radii[r][1], FALSE, "strips");
+    check_kernel_plane (&limits, ch, layouts[c].wide[0], h, 0, 7, 8, TRUE,
+        "strips");
+    check_kernel_plane (&limits, ch, layouts[c].wide[1], h, 0, 8, 6, TRUE,
+        "strips");
     /* One strip and tall bands: a window of 61 rows. */
-    check_kernel_plane (&limits, ch, 61, 800, 16, 1, 30, FALSE, "strips");
+    check_kernel_plane (&limits, ch, layouts[c].tall, 800, 16, 1, 30, FALSE,
+        "strips");
   }
+  /* One-byte rows of other widths take the band kernels. */
+  check_kernel_plane (&limits, 1, 61, 100, 16, 3, 2, FALSE, "bands");
 }
 
 GST_END_TEST;
