@@ -31,8 +31,9 @@
  * re-reads hit L2.
  *
  * Strip path (box_blur_strips), for pixels of two or four bytes, and of
- * one in rows a multiple of 16 pixels wide, whose horizontal window
- * reaches at most 8 pixels either side and holds at most 255 samples: the
+ * one or three in rows a multiple of 16 pixels wide, whose horizontal
+ * window reaches at most 8 pixels either side and holds at most 255
+ * samples: the
  * same sliding vertical sums in lanes, but a warp owns a strip of the band
  * and its lanes pass each other the sums a horizontal window needs, so a
  * row costs no scan and no barrier.
@@ -1333,7 +1334,8 @@ box_blur_bands (BandParams p)
 
 /* Pixels whose horizontal window reaches at most 8 pixels either side:
  * each warp owns a strip of a band's rows, each lane 8 pixels of it (32
- * of one byte), and slides the vertical window sums of its pixels
+ * bytes of one- and three-byte pixels), and slides the vertical window
+ * sums of its pixels
  * down the band in 16-bit lanes, as box_blur_bands does. The lanes beside
  * lend their sums by shuffles, so a row needs no scan, no prefix, no
  * shared memory and no barrier. A warp's first and last lanes only lend:
@@ -1351,17 +1353,21 @@ constexpr int kStripThreads = kStripWarps * kWarpSize;
 /* A lane's pixels, chunks and words. Pixels of two and four bytes: eight
  * pixels a lane, WP words a pixel, channels c and c + WP sharing word c
  * (Lanes<WP, 2>); their columns across the row's ends fit the registers
- * (sixteen spilled). One-byte pixels: 32 a lane, so that a lane moves the
- * 32 bytes a row that four-byte lanes move; word i holds pixel i in its
- * low lane and pixel i + 16 in its high lane, so that each lane of the
- * words is a run of 16 neighbouring pixels for the window to slide
- * along. */
+ * (sixteen spilled). Lanes of bytes, for pixels of one and three bytes:
+ * 32 bytes a lane, what four-byte lanes move; word i holds byte i in its
+ * low lane and byte i + 16 in its high lane, so that each lane of the
+ * words is a run of 16 neighbouring bytes for the window to slide along,
+ * a byte at a time or, for three-byte pixels, three. */
 template <int CH>
 struct StripLayout
 {
-  static constexpr int kPixels = CH == 1 ? 4 * kLanePixels : kLanePixels;
-  static constexpr int kChunks = kPixels * CH / kChunk;
-  static constexpr int kPixelWords = CH == 1 ? 1 : CH / 2;
+  /* Lanes of bytes: one-byte pixels, and three-byte ones taken as a row
+   * of bytes whose window steps three at a time. */
+  static constexpr bool kBytes = CH % 2 == 1;
+  static constexpr int kStride = kBytes ? CH : 1;     /* bytes a pixel */
+  static constexpr int kPixels = kBytes ? 4 * kLanePixels : kLanePixels;
+  static constexpr int kChunks = kPixels * (kBytes ? 1 : CH) / kChunk;
+  static constexpr int kPixelWords = kBytes ? 1 : CH / 2;
   static constexpr int kWords = kChunks * kChunk / 2;
   static constexpr int kRun = kWords / kPixelWords;    /* pixels a lane's run */
 };
@@ -1435,46 +1441,72 @@ __device__ inline int near_border_column (int x, int width, HipfBorderMode mode)
   }
 }
 
-/* load_lane for one-byte lanes, in rows a multiple of 16 pixels wide: the
- * chunks in the row load as they lie, and a lane across the row's ends
- * reads one by one the RX pixels past them that windows reach: the last
- * RX of a lane before the row (edge_at = P - RX), the first RX of a lane
- * after it (0), or the RX after the first chunk of a lane that ends 16
- * pixels past the row (16). */
-template <int RX>
-__device__ inline void load_run_lane (const StripParams & p, int y, int x0,
-    bool whole, bool needed, int edge_at, uint4 (&q)[2])
+/* Where a lane of bytes across the row's ends keeps the bytes past them:
+ * at, and the pixel and byte of it that the first lies in. */
+struct EdgeRun
 {
+  int at;
+  int pixel;
+  int byte;
+};
+
+/* load_lane for lanes of bytes, in rows a multiple of 16 pixels wide: the
+ * chunks in the row load as they lie, and a lane across the row's ends
+ * reads one by one the L = ST RX bytes past them that windows reach: the
+ * last L of a lane before the row (edge_at = 32 - L), the first L of a
+ * lane after it (0), or those after the first chunk of a lane that ends
+ * 16 bytes past the row (16). samples: the row's bytes. */
+template <int ST, int RX>
+__device__ inline void load_run_lane (const StripParams & p, int y, int x0,
+    int samples, bool whole, bool needed, const EdgeRun & edge, uint4 (&q)[2])
+{
+  constexpr int L = ST * RX, RW = (L + 3) / 4;
   const uint8_t *row = p.src + (size_t) y * p.src_pitch;
-  if (y < 0 || !needed) {
-    q[0] = q[1] = make_uint4 (0, 0, 0, 0);
-    return;
-  }
 #pragma unroll
   for (int s = 0; s < 2; ++s) {
     const int cx = x0 + s * kChunk;
-    q[s] = whole || (cx >= 0 && cx < p.width) ?
+    q[s] = y >= 0 && needed && (whole || (cx >= 0 && cx < samples)) ?
         *reinterpret_cast<const uint4 *>(row + cx) : make_uint4 (0, 0, 0, 0);
   }
-  if (whole)
+  if (whole || y < 0 || !needed)
     return;
-  uint64_t run = 0;
+  /* The run's bytes, r[i / 4] byte i % 4 for byte i, from the columns the
+   * border mode reads for their pixels. */
+  uint32_t r[RW + 1] = { };
 #pragma unroll
-  for (int i = 0; i < RX; ++i) {
-    const int col = near_border_column<RX> (x0 + edge_at + i, p.width, p.mode);
-    run |= (uint64_t) (col >= 0 ? row[col] : 0) << (8 * i);
+  for (int i = 0; i < L; ++i) {
+    const unsigned t = edge.byte + i;
+    const int col = near_border_column<RX> (edge.pixel + (int) (t / ST),
+        p.width, p.mode);
+    r[i / 4] |= (col >= 0 ? (uint32_t) row[col * ST + t % ST] : 0u) <<
+        (8 * (i % 4));
   }
+  const int edge_at = edge.at;
+  uint32_t w[8] = { q[0].x, q[0].y, q[0].z, q[0].w,
+    q[1].x, q[1].y, q[1].z, q[1].w
+  };
   if (edge_at == 0) {
-    q[0].x |= (uint32_t) run;
-    q[0].y |= (uint32_t) (run >> 32);
+#pragma unroll
+    for (int k = 0; k < RW; ++k)
+      w[k] |= r[k];
   } else if (edge_at == kChunk) {
-    q[1].x |= (uint32_t) run;
-    q[1].y |= (uint32_t) (run >> 32);
+#pragma unroll
+    for (int k = 0; k < RW && k < 4; ++k)
+      w[4 + k] |= r[k];
   } else {
-    run <<= 8 * (8 - RX);
-    q[1].z |= (uint32_t) run;
-    q[1].w |= (uint32_t) (run >> 32);
+    /* Bytes 32 - L on: the run moved up by the bytes that align its end. */
+    constexpr int up = (4 - L % 4) % 4, base = (32 - L - up) / 4;
+#pragma unroll
+    for (int k = RW; k > 0; --k)
+      r[k] = up ? __funnelshift_l (r[k - 1], r[k], 8 * up) : r[k];
+    r[0] = r[0] << (8 * up);
+#pragma unroll
+    for (int k = 0; k <= RW; ++k)
+      if (base + k < 8)
+        w[base + k] |= r[k];
   }
+  q[0] = make_uint4 (w[0], w[1], w[2], w[3]);
+  q[1] = make_uint4 (w[4], w[5], w[6], w[7]);
 }
 
 /* The lane words of a one-byte lane's two chunks, pixels 0-15 and 16-31:
@@ -1498,7 +1530,7 @@ __device__ inline void run_words (const uint4 (&q)[2], uint32_t (&w)[16])
 template <int CH, int N, int S>
 __device__ inline void add_lane (uint32_t (&v)[S], const uint4 (&q)[N])
 {
-  if constexpr (CH == 1) {
+  if constexpr (StripLayout<CH>::kBytes) {
     uint32_t w[S];
     run_words (q, w);
 #pragma unroll
@@ -1516,7 +1548,7 @@ template <int CH, int N, int S>
 __device__ inline void slide_lane (uint32_t (&v)[S], const uint4 (&enter)[N],
     const uint4 (&leave)[N])
 {
-  if constexpr (CH == 1) {
+  if constexpr (StripLayout<CH>::kBytes) {
     const uint32_t ea[4] = { enter[0].x, enter[0].y, enter[0].z, enter[0].w };
     const uint32_t eb[4] = { enter[1].x, enter[1].y, enter[1].z, enter[1].w };
     const uint32_t la[4] = { leave[0].x, leave[0].y, leave[0].z, leave[0].w };
@@ -1544,11 +1576,8 @@ __device__ inline void slide_lane (uint32_t (&v)[S], const uint4 (&enter)[N],
  * and those of the lanes beside, word c of pixel k at WP k + c of both.
  * The window slides along the lane's pixels; a lane's sum may carry into
  * the other lane between the add and the subtraction, and the subtraction
- * takes the carry back. One-byte lanes (ONE_BYTE, WP = 1): the window
- * slides along both runs of the words at once, and the words beyond a
- * run's ends join the high lane of one word with the low lane of
- * another, from this lane and the lane beside. */
-template <int P, int WP, int RX, bool ONE_BYTE = false>
+ * takes the carry back. */
+template <int P, int WP, int RX>
 __device__ inline void strip_window_sums (const uint32_t (&v)[P * WP],
     uint32_t (&s)[P * WP])
 {
@@ -1558,18 +1587,8 @@ __device__ inline void strip_window_sums (const uint32_t (&v)[P * WP],
   for (int c = 0; c < WP; ++c) {
 #pragma unroll
     for (int i = 0; i < RX; ++i) {
-      if constexpr (ONE_BYTE) {
-        /* Run pixel i - RX: the high run's pixel P - RX + i of the lane
-         * before, beside the low run's pixel P - RX + i of this lane. */
-        const uint32_t left = v[P - RX + i];
-        e[i][c] = __byte_perm (shfl_up (left, 1), left, 0x5432);
-        /* Run pixel P + i: the high run's pixel i, beside the low run's
-         * pixel i of the lane after. */
-        e[RX + P + i][c] = __byte_perm (v[i], shfl_down (v[i], 1), 0x5432);
-      } else {
-        e[i][c] = shfl_up (v[WP * (P - RX + i) + c], 1);
-        e[RX + P + i][c] = shfl_down (v[WP * i + c], 1);
-      }
+      e[i][c] = shfl_up (v[WP * (P - RX + i) + c], 1);
+      e[RX + P + i][c] = shfl_down (v[WP * i + c], 1);
     }
 #pragma unroll
     for (int i = 0; i < P; ++i)
@@ -1587,6 +1606,50 @@ __device__ inline void strip_window_sums (const uint32_t (&v)[P * WP],
   }
 }
 
+/* The same for lanes of bytes: word j holds byte j of the lane in its low
+ * lane and byte j + R in its high one, and a window of pixels of ST bytes
+ * takes every ST-th byte, H = ST RX either side. Word j - k before the
+ * first joins the high lane of the lane before's word R - k with the low
+ * lane of this lane's, and from k = R on both lanes are the lane
+ * before's word 2R - k; after the last likewise. */
+template <int ST, int RX, int R>
+__device__ inline void run_window_sums (const uint32_t (&v)[R],
+    uint32_t (&s)[R])
+{
+  constexpr int H = ST * RX;
+  static_assert (H <= 2 * R, "a window past the lanes beside");
+  uint32_t e[R + 2 * H];
+#pragma unroll
+  for (int i = 0; i < H; ++i) {
+    const int k = H - i;
+    if (k <= R) {
+      const uint32_t left = v[R - k];
+      e[i] = __byte_perm (shfl_up (left, 1), left, 0x5432);
+    } else {
+      e[i] = shfl_up (v[2 * R - k], 1);
+    }
+    if (i < R)
+      e[H + R + i] = __byte_perm (v[i], shfl_down (v[i], 1), 0x5432);
+    else
+      e[H + R + i] = shfl_down (v[i - R], 1);
+  }
+#pragma unroll
+  for (int i = 0; i < R; ++i)
+    e[H + i] = v[i];
+#pragma unroll
+  for (int j = 0; j < R; ++j) {
+    if (j < ST) {
+      uint32_t sum = 0;
+#pragma unroll
+      for (int d = -RX; d <= RX; ++d)
+        sum += e[H + j + ST * d];
+      s[j] = sum;
+    } else {
+      s[j] = s[j - ST] + e[j + 2 * H] - e[j - ST];
+    }
+  }
+}
+
 template <int CH, int RX>
 __global__ void __launch_bounds__ (kStripThreads, 2)
 box_blur_strips (StripParams p)
@@ -1595,8 +1658,10 @@ box_blur_strips (StripParams p)
   constexpr int P = Layout::kPixels, WP = Layout::kPixelWords;
   constexpr int N = Layout::kChunks;
   constexpr int W = Lanes<WP, 2>::kWords, S = Layout::kWords;
-  static_assert (RX <= Layout::kRun && RX <= kMaxStripRadius,
-      "a window past the lanes beside");
+  constexpr bool BYTES = Layout::kBytes;
+  /* Bytes a pixel, and those past the row's ends that windows reach. */
+  constexpr int ST = Layout::kStride, L = ST * RX;
+  static_assert (RX <= kMaxStripRadius, "a window past the lanes beside");
   static_assert (2 * RX + 1 <= kWarpSize, "a lane for each cut window");
   const int lane = threadIdx.x % kWarpSize;
   const int strip = blockIdx.x * kStripWarps + threadIdx.x / kWarpSize;
@@ -1604,34 +1669,41 @@ box_blur_strips (StripParams p)
     return;
   const int width = p.width, height = p.height, ry = p.radius_y;
   const HipfBorderMode mode = p.mode;
+  /* Lanes of bytes count the row, x0 and P in bytes. */
+  const int samples = BYTES ? width * ST : width;
   const int x0 = (strip * (kWarpSize - 2) + lane - 1) * P;
-  const bool whole = x0 >= 0 && x0 + P <= width;
+  const bool whole = x0 >= 0 && x0 + P <= samples;
   /* Lanes further right lend to no lane with means to form. */
-  const bool needed = x0 < width + P;
-  const bool outputs = lane > 0 && lane < kWarpSize - 1 && x0 < width;
+  const bool needed = x0 < samples + P;
+  const bool outputs = lane > 0 && lane < kWarpSize - 1 && x0 < samples;
   /* Warps with a pixel whose window the valid mode cuts short at the
    * row's ends: lane k holds the multiplier for a window of k + 1
    * columns, recomputed where the rows counted change, and those pixels
    * take theirs by a shuffle. */
   const int strip_x0 = x0 - lane * P;
-  const bool cut = mode == HIPF_BORDER_VALID && (strip_x0 < RX
-      || strip_x0 + kWarpSize * P > width - RX);
+  const bool cut = mode == HIPF_BORDER_VALID && (strip_x0 < L
+      || strip_x0 + kWarpSize * P > samples - L);
   uint32_t cut_count = 0, cut_magic = 0;
   /* The columns a lane across the row's ends reads its pixels from:
    * kept for eight pixels a lane, found as they are read for 32. */
-  int col[CH == 1 ? 1 : P];
-  int edge_at = 0;
-  if constexpr (CH == 1) {
-    static_assert (RX <= 8, "an edge run in two words");
-    edge_at = x0 < 0 ? P - RX : x0 >= width ? 0 : kChunk;
+  int col[BYTES ? 1 : P];
+  EdgeRun edge = { };
+  /* The pixel and byte a lane of bytes starts in, for cut windows. */
+  int lane_pixel = 0, lane_byte = 0;
+  if constexpr (BYTES) {
+    edge.at = x0 < 0 ? P - L : x0 >= samples ? 0 : kChunk;
+    edge.pixel = floor_div (x0 + edge.at, ST);
+    edge.byte = x0 + edge.at - edge.pixel * ST;
+    lane_pixel = floor_div (x0, ST);
+    lane_byte = x0 - lane_pixel * ST;
   } else {
 #pragma unroll
     for (int k = 0; k < P; ++k)
       col[k] = border_row (x0 + k, width, mode);
   }
   auto load = [&](int y, uint4 (&q)[N]) {
-    if constexpr (CH == 1)
-      load_run_lane<RX> (p, y, x0, whole, needed, edge_at, q);
+    if constexpr (BYTES)
+      load_run_lane<ST, RX> (p, y, x0, samples, whole, needed, edge, q);
     else
       load_lane<CH> (p, y, x0, whole, needed, col, q);
   };
@@ -1644,7 +1716,7 @@ box_blur_strips (StripParams p)
 
   /* One-byte lanes load half as many rows at once: their edge runs take
    * the registers (eight rows spilled 22 to 44 bytes). */
-  constexpr int B = CH == 1 ? kRowBatch / 2 : kRowBatch;
+  constexpr int B = BYTES ? kRowBatch / 2 : kRowBatch;
   uint32_t v[S] = { };
   for (int d = 0; d < 2 * ry + 1; d += B) {
     uint4 q[B][N];
@@ -1658,7 +1730,7 @@ box_blur_strips (StripParams p)
   }
 
   /* The rows entering and leaving the window on the way to output row
-   * step, loaded two steps ahead. */
+   * step, loaded AHEAD steps ahead. */
   auto load_step = [&](int step, uint4 (&enter)[N],
       uint4 (&leave)[N]) {
     const bool more = step < rows;
@@ -1666,15 +1738,25 @@ box_blur_strips (StripParams p)
     load (more ? border_row (t + dir * ry, height, mode) : -1, enter);
     load (more ? border_row (t - dir * (ry + 1), height, mode) : -1, leave);
   };
+  /* Three-byte lanes load one step ahead: their wider windows take the
+   * registers. */
+  constexpr int AHEAD = CH == 3 ? 1 : 2;
   uint4 enter[N], leave[N];
-  load_step (1, enter, leave);
+  if (AHEAD == 2)
+    load_step (1, enter, leave);
 
   for (int step = 0; step < rows; ++step) {
     uint4 next_enter[N], next_leave[N];
-    load_step (step + 2, next_enter, next_leave);
+    if (AHEAD == 2)
+      load_step (step + 2, next_enter, next_leave);
+    else
+      load_step (step + 1, enter, leave);
 
     uint32_t s[S];
-    strip_window_sums<Layout::kRun, WP, RX, CH == 1> (v, s);
+    if constexpr (BYTES)
+      run_window_sums<ST, RX> (v, s);
+    else
+      strip_window_sums<Layout::kRun, WP, RX> (v, s);
     const int y = first + dir * step;
     const uint32_t count_y = window_count (y - ry, y + ry + 1, height, mode);
     const uint32_t n = (2 * RX + 1) * count_y;
@@ -1685,7 +1767,8 @@ box_blur_strips (StripParams p)
       cut_magic = ((1u << 24) + nk - 1) / nk;
       cut_count = count_y;
     }
-    uint8_t *out = p.dst + (size_t) y * p.dst_pitch + (size_t) x0 * CH;
+    uint8_t *out = p.dst + (size_t) y * p.dst_pitch +
+        (size_t) x0 * (BYTES ? 1 : CH);
     auto multiplier = [&](int x, uint32_t & mx, uint32_t & bias) {
       mx = m;
       bias = (n / 2) * m;
@@ -1696,8 +1779,8 @@ box_blur_strips (StripParams p)
         bias = ((uint32_t) max (h, 0) * count_y / 2) * mx;
       }
     };
-    if constexpr (CH == 1) {
-      /* Chunk c holds the pixels of lane c of the words. The windows cut
+    if constexpr (BYTES) {
+      /* Chunk c holds the bytes of lane c of the words. The windows cut
        * short take their multipliers after the others, at the places some
        * lane of the warp has one. */
 #pragma unroll
@@ -1710,14 +1793,15 @@ box_blur_strips (StripParams p)
 #pragma unroll
           for (int k = 0; k < kChunk; ++k) {
             const int at = c * kChunk + k;
-            if (at < RX || ((width - 1 - at) & (P - 1)) < RX) {
+            if (at < L || ((samples - 1 - at) & (P - 1)) < L) {
               uint32_t mk, bias;
-              multiplier (x0 + at, mk, bias);
+              multiplier (lane_pixel + (int) ((unsigned) (lane_byte + at) /
+                      ST), mk, bias);
               t[k] = (c ? s[k] >> 16 : s[k] & 0xffffu) * mk + bias;
             }
           }
         }
-        if (outputs && x0 + c * kChunk < width)
+        if (outputs && x0 + c * kChunk < samples)
           *reinterpret_cast<uint4 *>(out + c * kChunk) =
               make_uint4 (top_bytes (t[0], t[1], t[2], t[3]),
               top_bytes (t[4], t[5], t[6], t[7]),
@@ -1745,10 +1829,12 @@ box_blur_strips (StripParams p)
     }
 
     slide_lane<CH> (v, enter, leave);
+    if (AHEAD == 2) {
 #pragma unroll
-    for (int c = 0; c < N; ++c) {
-      enter[c] = next_enter[c];
-      leave[c] = next_leave[c];
+      for (int c = 0; c < N; ++c) {
+        enter[c] = next_enter[c];
+        leave[c] = next_leave[c];
+      }
     }
   }
 }
@@ -1790,15 +1876,17 @@ StripPlan plan_strips (const HipfDeviceLimits * limits,
     return plan;
   plan.kernel = p->channels == 4 ? strip_kernel_for<4> (p->radius_x) :
       p->channels == 2 ? strip_kernel_for<2> (p->radius_x) :
-      p->channels == 1 ? strip_kernel_for<1> (p->radius_x) : nullptr;
+      p->channels == 1 ? strip_kernel_for<1> (p->radius_x) :
+      p->channels == 3 ? strip_kernel_for<3> (p->radius_x) : nullptr;
   if (!plan.kernel)
     return plan;
-  /* One-byte lanes read whole chunks up to the row's end. */
-  if (p->channels == 1 && p->width % kChunk != 0)
+  /* Lanes of bytes read whole chunks up to the row's end. */
+  const bool bytes = p->channels % 2 == 1;
+  if (bytes && p->width % kChunk != 0)
     return plan;
-  const int lane_pixels = p->channels == 1 ? StripLayout<1>::kPixels :
-      kLanePixels;
-  plan.strips = ceil_div (p->width, (limits->warp_size - 2) * lane_pixels);
+  plan.strips = bytes ? ceil_div (p->width * p->channels,
+      (limits->warp_size - 2) * StripLayout<1>::kPixels) :
+      ceil_div (p->width, (limits->warp_size - 2) * kLanePixels);
   const int warps = plan.strips < kStripWarps ? plan.strips : kStripWarps;
   plan.threads = warps * limits->warp_size;
   plan.blocks_per_band = ceil_div (plan.strips, warps);

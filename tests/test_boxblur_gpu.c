@@ -633,15 +633,15 @@ GST_START_TEST (test_tall_bands)
 
 GST_END_TEST;
 
-/* Planes of one-, two- and four-byte pixels at every horizontal radius
- * the strip kernels take (a warp a strip of the row, windows of up to 8
- * pixels either side and 255 samples): rows padded, planes of one strip,
- * where both row ends and every cut window lie in one warp, up to four or
- * five, and white planes, whose window sums fill the kernels' 16-bit
- * lanes. One-byte lanes hold 32 pixels and read whole chunks: their
- * strips are four times as wide, their rows a multiple of 16 pixels
- * (ending in a lane's first or second chunk), and their narrow strips
- * take more bands, so their planes are taller. Each plane is checked to
+/* Planes of one-, two-, three- and four-byte pixels at every horizontal
+ * radius the strip kernels take (a warp a strip of the row, windows of up
+ * to 8 pixels either side and 255 samples): rows padded, planes of one
+ * strip, where both row ends and every cut window lie in one warp, up to
+ * four or five, and white planes, whose window sums fill the kernels'
+ * 16-bit lanes. Lanes of one- and three-byte pixels hold 32 bytes and
+ * read whole chunks: their rows are a multiple of 16 pixels (ending in a
+ * lane's first or second chunk), and their narrow strips take more bands,
+ * so their planes are taller. Each plane is checked to
  * take the strips: bands as tall as the vertical radii need come from one
  * multiprocessor and planes tall enough for the blocks that share it. */
 GST_START_TEST (test_strips)
@@ -651,6 +651,7 @@ GST_START_TEST (test_strips)
     gint channels, narrow[3], wide[2], height, tall;
   } layouts[] = {
     {1, {16, 48, 944}, {1008, 2912}, 120, 48},
+    {3, {16, 48, 304}, {1008, 1600}, 120, 48},
     {2, {1, 7, 61}, {487, 1001}, 40, 61},
     {4, {1, 7, 61}, {487, 1001}, 40, 61},
   };
@@ -684,8 +685,9 @@ GST_START_TEST (test_strips)
     check_kernel_plane (&limits, ch, layouts[c].tall, 800, 16, 1, 30, FALSE,
         "strips");
   }
-  /* One-byte rows of other widths take the band kernels. */
+  /* One- and three-byte rows of other widths take the band kernels. */
   check_kernel_plane (&limits, 1, 61, 100, 16, 3, 2, FALSE, "bands");
+  check_kernel_plane (&limits, 3, 61, 100, 16, 3, 2, FALSE, "bands");
 }
 
 GST_END_TEST;
