@@ -1650,7 +1650,10 @@ __device__ inline void run_window_sums (const uint32_t (&v)[R],
   }
 }
 
-template <int CH, int RX>
+/* CUT: the kernel for the valid mode, for lanes of bytes, whose code for
+ * cut windows spills the others' registers (three-byte mirror rows 12 %
+ * slower); the other lanes always carry it. */
+template <int CH, int RX, bool CUT>
 __global__ void __launch_bounds__ (kStripThreads, 2)
 box_blur_strips (StripParams p)
 {
@@ -1681,8 +1684,8 @@ box_blur_strips (StripParams p)
    * columns, recomputed where the rows counted change, and those pixels
    * take theirs by a shuffle. */
   const int strip_x0 = x0 - lane * P;
-  const bool cut = mode == HIPF_BORDER_VALID && (strip_x0 < L
-      || strip_x0 + kWarpSize * P > samples - L);
+  const bool cut = (CUT || !BYTES) && mode == HIPF_BORDER_VALID
+      && (strip_x0 < L || strip_x0 + kWarpSize * P > samples - L);
   uint32_t cut_count = 0, cut_magic = 0;
   /* The columns a lane across the row's ends reads its pixels from:
    * kept for eight pixels a lane, found as they are read for 32. */
@@ -1851,20 +1854,32 @@ struct StripPlan
   int band_rows;
 };
 
-template <int CH>
+template <int CH, bool CUT>
 void *strip_kernel_for (int rx)
 {
   switch (rx) {
-    case 1: return reinterpret_cast<void *>(box_blur_strips<CH, 1>);
-    case 2: return reinterpret_cast<void *>(box_blur_strips<CH, 2>);
-    case 3: return reinterpret_cast<void *>(box_blur_strips<CH, 3>);
-    case 4: return reinterpret_cast<void *>(box_blur_strips<CH, 4>);
-    case 5: return reinterpret_cast<void *>(box_blur_strips<CH, 5>);
-    case 6: return reinterpret_cast<void *>(box_blur_strips<CH, 6>);
-    case 7: return reinterpret_cast<void *>(box_blur_strips<CH, 7>);
-    case 8: return reinterpret_cast<void *>(box_blur_strips<CH, 8>);
+    case 1: return reinterpret_cast<void *>(box_blur_strips<CH, 1, CUT>);
+    case 2: return reinterpret_cast<void *>(box_blur_strips<CH, 2, CUT>);
+    case 3: return reinterpret_cast<void *>(box_blur_strips<CH, 3, CUT>);
+    case 4: return reinterpret_cast<void *>(box_blur_strips<CH, 4, CUT>);
+    case 5: return reinterpret_cast<void *>(box_blur_strips<CH, 5, CUT>);
+    case 6: return reinterpret_cast<void *>(box_blur_strips<CH, 6, CUT>);
+    case 7: return reinterpret_cast<void *>(box_blur_strips<CH, 7, CUT>);
+    case 8: return reinterpret_cast<void *>(box_blur_strips<CH, 8, CUT>);
     default: return nullptr;
   }
+}
+
+/* The strip kernel for the plane: lanes of bytes have one for the valid
+ * mode and one for the others. */
+template <int CH>
+void *strip_kernel_for (int rx, HipfBorderMode mode)
+{
+  if constexpr (StripLayout<CH>::kBytes) {
+    if (mode == HIPF_BORDER_VALID)
+      return strip_kernel_for<CH, true> (rx);
+  }
+  return strip_kernel_for<CH, false> (rx);
 }
 
 StripPlan plan_strips (const HipfDeviceLimits * limits,
@@ -1874,10 +1889,12 @@ StripPlan plan_strips (const HipfDeviceLimits * limits,
   const int64_t window = (int64_t) (2 * p->radius_x + 1) * (2 * p->radius_y + 1);
   if (window > kMaxLaneWindow || limits->warp_size < 4)
     return plan;
-  plan.kernel = p->channels == 4 ? strip_kernel_for<4> (p->radius_x) :
-      p->channels == 2 ? strip_kernel_for<2> (p->radius_x) :
-      p->channels == 1 ? strip_kernel_for<1> (p->radius_x) :
-      p->channels == 3 ? strip_kernel_for<3> (p->radius_x) : nullptr;
+  const int rx = p->radius_x;
+  const HipfBorderMode mode = p->border;
+  plan.kernel = p->channels == 4 ? strip_kernel_for<4> (rx, mode) :
+      p->channels == 2 ? strip_kernel_for<2> (rx, mode) :
+      p->channels == 1 ? strip_kernel_for<1> (rx, mode) :
+      p->channels == 3 ? strip_kernel_for<3> (rx, mode) : nullptr;
   if (!plan.kernel)
     return plan;
   /* Lanes of bytes read whole chunks up to the row's end. */
