@@ -1783,19 +1783,21 @@ box_blur_strips (StripParams p)
       }
     };
     if constexpr (BYTES) {
-      /* Chunk c holds the bytes of lane c of the words. The windows cut
-       * short take their multipliers after the others, at the places some
-       * lane of the warp has one. */
+      /* Chunk c holds the bytes of lane c of the words, a run. The
+       * windows cut short take their multipliers after the others, at the
+       * places some lane of the warp has one. */
+      constexpr int R = Layout::kRun;
+      static_assert (R == kChunk, "a run a chunk");
 #pragma unroll
       for (int c = 0; c < N; ++c) {
-        uint32_t t[kChunk];
+        uint32_t t[R];
 #pragma unroll
-        for (int k = 0; k < kChunk; ++k)
+        for (int k = 0; k < R; ++k)
           t[k] = (c ? s[k] >> 16 : s[k] & 0xffffu) * m + (n / 2) * m;
         if (cut) {
 #pragma unroll
-          for (int k = 0; k < kChunk; ++k) {
-            const int at = c * kChunk + k;
+          for (int k = 0; k < R; ++k) {
+            const int at = c * R + k;
             if (at < L || ((samples - 1 - at) & (P - 1)) < L) {
               uint32_t mk, bias;
               multiplier (lane_pixel + (int) ((unsigned) (lane_byte + at) /
