@@ -166,7 +166,7 @@ dev_frame_clear (DevFrame * f)
 typedef struct
 {
   const HipfDeviceLimits *limits;
-  gint radius;
+  gint radius_x, radius_y;
   HipfBorderMode border;
   HipfHistogramFrame hist;
 } OpArgs;
@@ -229,8 +229,8 @@ op_blur (DevFrame * f, const guint8 * src, const OpArgs * a)
   for (p = 0; p < f->layout.n_planes; p++) {
     const GstHipPlane *pl = &f->layout.planes[p];
     HipfBoxBlurPlane bp = { pl->width, pl->height, pl->channels,
-      (a->radius + (1 << pl->w_sub) - 1) >> pl->w_sub,
-      (a->radius + (1 << pl->h_sub) - 1) >> pl->h_sub, a->border
+      (a->radius_x + (1 << pl->w_sub) - 1) >> pl->w_sub,
+      (a->radius_y + (1 << pl->h_sub) - 1) >> pl->h_sub, a->border
     };
 
     CHECK (hipf_box_blur (a->limits, &bp, src + pl->offset, pl->pitch,
@@ -281,7 +281,7 @@ bench_device (GstVideoFormat format, gint w, gint h, gboolean all_modes,
 
           if (!all_modes && m != HIPF_BORDER_MIRROR)
             continue;
-          a.radius = radii[r];
+          a.radius_x = a.radius_y = radii[r];
           a.border = m;
           params = g_strdup_printf ("radius %d %s", radii[r], border_nicks[m]);
           add_row ("blur", format, w, h, params, time_op (&f, op_blur, &a),
@@ -291,6 +291,35 @@ bench_device (GstVideoFormat format, gint w, gint h, gboolean all_modes,
     }
     dev_frame_clear (&f);
   }
+}
+
+/* Blur rows with the horizontal and the vertical radius apart (mirror
+ * border), each next to the frame's copy: what each direction of a
+ * radius costs. */
+static void
+bench_split_radii (GstVideoFormat format, gint w, gint h,
+    const HipfDeviceLimits * limits)
+{
+  static const gint split[][2] = { {6, 1}, {1, 6} };
+  DevFrame f;
+  OpArgs a = { limits };
+  gdouble copy;
+  guint i;
+
+  dev_frame_init (&f, format, w, h, limits, FALSE);
+  copy = time_op (&f, op_copy, &a);
+  a.border = HIPF_BORDER_MIRROR;
+  for (i = 0; i < G_N_ELEMENTS (split); i++) {
+    gchar *params = g_strdup_printf ("radius %d,%d mirror", split[i][0],
+        split[i][1]);
+
+    a.radius_x = split[i][0];
+    a.radius_y = split[i][1];
+    add_row ("blur", format, w, h, params, time_op (&f, op_blur, &a), copy,
+        0);
+    g_free (params);
+  }
+  dev_frame_clear (&f);
 }
 
 /* ---- PCIe link rows ------------------------------------------------------- */
@@ -556,7 +585,7 @@ print_table (FILE * out, gboolean csv)
 int
 main (int argc, char **argv)
 {
-  gboolean quick = FALSE, kernels_only = FALSE;
+  gboolean quick = FALSE, kernels_only = FALSE, split_radii = FALSE;
   gchar *csv = NULL;
   GOptionEntry entries[] = {
     {"quick", 'q', 0, G_OPTION_ARG_NONE, &quick,
@@ -567,6 +596,8 @@ main (int argc, char **argv)
         "N"},
     {"kernels-only", 'k', 0, G_OPTION_ARG_NONE, &kernels_only,
         "Device kernel rows only (no pipelines, no CPU reference)", NULL},
+    {"split-radii", 0, 0, G_OPTION_ARG_NONE, &split_radii,
+        "Also blur rows with radius 6,1 and 1,6 (GRAY8, RGB, RGBA)", NULL},
     {NULL}
   };
   GOptionContext *ctx = g_option_context_new ("- gst-hip-filters benchmark");
@@ -632,6 +663,11 @@ main (int argc, char **argv)
     bench_device (GST_VIDEO_FORMAT_NV12, 3840, 2160, FALSE, &limits);
     bench_device (GST_VIDEO_FORMAT_RGB, 3840, 2160, FALSE, &limits);
     bench_device (GST_VIDEO_FORMAT_RGBA, 1920, 1080, FALSE, &limits);
+    if (split_radii) {
+      bench_split_radii (GST_VIDEO_FORMAT_GRAY8, 3840, 2160, &limits);
+      bench_split_radii (GST_VIDEO_FORMAT_RGB, 3840, 2160, &limits);
+      bench_split_radii (GST_VIDEO_FORMAT_RGBA, 3840, 2160, &limits);
+    }
     if (kernels_only)
       goto table;
 
