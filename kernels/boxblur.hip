@@ -1509,8 +1509,8 @@ __device__ inline void load_run_lane (const StripParams & p, int y, int x0,
   q[1] = make_uint4 (w[4], w[5], w[6], w[7]);
 }
 
-/* The lane words of a one-byte lane's two chunks, pixels 0-15 and 16-31:
- * word i = pixel i | pixel i + 16 << 16. */
+/* The lane words of a lane of bytes' two chunks, bytes 0-15 and 16-31:
+ * word i = byte i | byte i + 16 << 16. */
 __device__ inline void run_words (const uint4 (&q)[2], uint32_t (&w)[16])
 {
   const uint32_t a[4] = { q[0].x, q[0].y, q[0].z, q[0].w };
@@ -1717,8 +1717,8 @@ box_blur_strips (StripParams p)
   const int dir = blockIdx.y % 2 ? -1 : 1;
   const int first = dir > 0 ? y0 : y0 + rows - 1;
 
-  /* One-byte lanes load half as many rows at once: their edge runs take
-   * the registers (eight rows spilled 22 to 44 bytes). */
+  /* Lanes of bytes load half as many rows at once: their edge runs take
+   * the registers (eight one-byte rows spilled 22 to 44 bytes). */
   constexpr int B = BYTES ? kRowBatch / 2 : kRowBatch;
   uint32_t v[S] = { };
   for (int d = 0; d < 2 * ry + 1; d += B) {
