@@ -33,10 +33,9 @@
  * Strip path (box_blur_strips), for pixels of two or four bytes, and of
  * one or three in rows a multiple of 16 pixels wide, whose horizontal
  * window reaches at most 8 pixels either side and holds at most 255
- * samples: the
- * same sliding vertical sums in lanes, but a warp owns a strip of the band
- * and its lanes pass each other the sums a horizontal window needs, so a
- * row costs no scan and no barrier.
+ * samples: the same sliding vertical sums in lanes, but a warp owns a
+ * strip of the band and its lanes pass each other the sums a horizontal
+ * window needs, so a row costs no scan and no barrier.
  *
  * General path, any size: column_prefix_sum stores the prefix down every
  * sample column; box_blur_rows takes the vertical window sums from it, scans
@@ -1335,8 +1334,8 @@ box_blur_bands (BandParams p)
 /* Pixels whose horizontal window reaches at most 8 pixels either side:
  * each warp owns a strip of a band's rows, each lane 8 pixels of it (32
  * bytes of one- and three-byte pixels), and slides the vertical window
- * sums of its pixels
- * down the band in 16-bit lanes, as box_blur_bands does. The lanes beside
+ * sums of its pixels down the band in 16-bit lanes, as box_blur_bands
+ * does. The lanes beside
  * lend their sums by shuffles, so a row needs no scan, no prefix, no
  * shared memory and no barrier. A warp's first and last lanes only lend:
  * neighbouring strips overlap by a lane each side, and every warp runs on
@@ -1509,21 +1508,27 @@ __device__ inline void load_run_lane (const StripParams & p, int y, int x0,
   q[1] = make_uint4 (w[4], w[5], w[6], w[7]);
 }
 
-/* The lane words of a lane of bytes' two chunks, bytes 0-15 and 16-31:
- * word i = byte i | byte i + 16 << 16. */
+/* Lane words 4m + 2h and 4m + 2h + 1 of a lane of bytes (word i = byte
+ * i | byte i + 16 << 16), from word m of its two chunks, a of bytes 0-15
+ * and b of bytes 16-31. */
+__device__ inline void run_word_pair (uint32_t a, uint32_t b, int h,
+    uint32_t & even, uint32_t & odd)
+{
+  const uint32_t pair = __byte_perm (a, b, h ? 0x7632 : 0x5410);
+  even = pair & 0x00ff00ffu;
+  odd = (pair >> 8) & 0x00ff00ffu;
+}
+
+/* The lane words of a lane of bytes' two chunks. */
 __device__ inline void run_words (const uint4 (&q)[2], uint32_t (&w)[16])
 {
   const uint32_t a[4] = { q[0].x, q[0].y, q[0].z, q[0].w };
   const uint32_t b[4] = { q[1].x, q[1].y, q[1].z, q[1].w };
 #pragma unroll
-  for (int m = 0; m < 4; ++m) {
-    const uint32_t lo = __byte_perm (a[m], b[m], 0x5410);
-    const uint32_t hi = __byte_perm (a[m], b[m], 0x7632);
-    w[4 * m] = lo & 0x00ff00ffu;
-    w[4 * m + 1] = (lo >> 8) & 0x00ff00ffu;
-    w[4 * m + 2] = hi & 0x00ff00ffu;
-    w[4 * m + 3] = (hi >> 8) & 0x00ff00ffu;
-  }
+  for (int m = 0; m < 4; ++m)
+#pragma unroll
+    for (int h = 0; h < 2; ++h)
+      run_word_pair (a[m], b[m], h, w[4 * m + 2 * h], w[4 * m + 2 * h + 1]);
 }
 
 /* v += the lane's pixels of q, as the lane words of StripLayout<CH>. */
@@ -1557,12 +1562,11 @@ __device__ inline void slide_lane (uint32_t (&v)[S], const uint4 (&enter)[N],
     for (int m = 0; m < 4; ++m) {
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
-        const uint32_t sel = h ? 0x7632 : 0x5410;
-        const uint32_t e = __byte_perm (ea[m], eb[m], sel);
-        const uint32_t l = __byte_perm (la[m], lb[m], sel);
-        v[4 * m + 2 * h] += (e & 0x00ff00ffu) - (l & 0x00ff00ffu);
-        v[4 * m + 2 * h + 1] += ((e >> 8) & 0x00ff00ffu) -
-            ((l >> 8) & 0x00ff00ffu);
+        uint32_t e_even, e_odd, l_even, l_odd;
+        run_word_pair (ea[m], eb[m], h, e_even, e_odd);
+        run_word_pair (la[m], lb[m], h, l_even, l_odd);
+        v[4 * m + 2 * h] += e_even - l_even;
+        v[4 * m + 2 * h + 1] += e_odd - l_odd;
       }
     }
   } else {

@@ -641,9 +641,9 @@ GST_END_TEST;
  * 16-bit lanes. Lanes of one- and three-byte pixels hold 32 bytes and
  * read whole chunks: their rows are a multiple of 16 pixels (ending in a
  * lane's first or second chunk), and their narrow strips take more bands,
- * so their planes are taller. Each plane is checked to
- * take the strips: bands as tall as the vertical radii need come from one
- * multiprocessor and planes tall enough for the blocks that share it. */
+ * so their planes are taller. Each plane is checked to take the strips:
+ * bands as tall as the vertical radii need come from one multiprocessor
+ * and planes tall enough for the blocks that share it. */
 GST_START_TEST (test_strips)
 {
   static const struct
