@@ -20,7 +20,10 @@
 namespace hipf {
 namespace {
 
-constexpr int kHistogramThreads = 512;
+/* One block of 1024 threads a multiprocessor rather than two of 512: every
+ * block adds its counts into the same output words at its end, and half
+ * as many blocks queue half as long on those atomics. */
+constexpr int kHistogramThreads = 1024;
 /* Shared memory kept back from the histogram copies for the kernel's own
  * variables. */
 constexpr size_t kStaticShared = 256;
@@ -266,12 +269,10 @@ __device__ __forceinline__ void count_any_plane (const uint8_t * src,
 }
 
 /* Adds the frame's histograms into counts (zero before the launch) and
- * clears next, the half the next launch adds into. parts threads, lanes of
- * one warp, add up each counter's copies. */
+ * clears next, the half the next launch adds into. */
 __global__ void __launch_bounds__ (kHistogramThreads)
 frame_histogram (HipfHistogramFrame frame, const uint8_t * __restrict__ src,
-    uint32_t * __restrict__ counts, uint32_t * __restrict__ next, int copies,
-    int parts)
+    uint32_t * __restrict__ counts, uint32_t * __restrict__ next, int copies)
 {
   extern __shared__ uint32_t shared_hist[];
   const int hist_words = frame.n_channels * HIPF_HISTOGRAM_VALUES;
@@ -294,19 +295,15 @@ frame_histogram (HipfHistogramFrame frame, const uint8_t * __restrict__ src,
   }
   __syncthreads ();
 
-  /* Counter i's copies, split among parts neighbouring lanes and added up
-   * across them. Every lane of a warp takes the same trips round the loop,
-   * as the shuffles need. */
-  const int part = threadIdx.x % parts;
-  for (int i0 = 0; i0 < hist_words; i0 += blockDim.x / parts) {
-    const int i = i0 + threadIdx.x / parts;
+  /* Every block adds into the same few cache lines of counts, and L2
+   * takes their atomics a request at a time: a thread adds up all copies
+   * of its counter so that a warp's atomics cover whole lines, in as few
+   * requests as can be. */
+  for (int i = threadIdx.x; i < hist_words; i += blockDim.x) {
     uint32_t sum = 0;
-    if (i < hist_words)
-      for (int k = part; k < copies; k += parts)
-        sum += shared_hist[k * hist_words + i];
-    for (int lanes = parts / 2; lanes > 0; lanes /= 2)
-      sum += shfl_xor (sum, lanes);
-    if (part == 0 && i < hist_words && sum)
+    for (int k = 0; k < copies; ++k)
+      sum += shared_hist[k * hist_words + i];
+    if (sum)
       atomicAdd (&counts[i], sum);
   }
 }
@@ -355,15 +352,8 @@ hipf_histogram (const HipfDeviceLimits * limits,
   const size_t shared = copies * hist_bytes;
   const int grid = persistent_grid (limits, frame_histogram, kHistogramThreads,
       shared, rows, kStaticShared);
-  /* Lanes sharing the adding up of a counter's copies: as many as the
-   * block has threads to spare for each counter, a power of two. */
-  const int counters = frame->n_channels * HIPF_HISTOGRAM_VALUES;
-  int parts = 1;
-  while (parts * 2 <= copies && parts * 2 <= limits->warp_size
-      && parts * 2 * counters <= kHistogramThreads)
-    parts *= 2;
 
   frame_histogram <<<grid, kHistogramThreads, shared, stream>>> (*frame, src,
-      counts, next, copies, parts);
+      counts, next, copies);
   return hipGetLastError ();
 }
