@@ -7,7 +7,7 @@
  * the time the same frame's copies over the PCIe link take, and the CPU
  * reference on the same frames. Prints one table and writes it as CSV.
  *
- *   hipf-bench [--quick] [--kernels-only] [--csv FILE] [--runs N]
+ *   hipf-bench [--quick] [--kernels-only | --elements-only] [--csv FILE] [--runs N]
  *
  * --quick runs the CPU rows only, on small frames, so CI keeps it working
  * without a GPU.
@@ -585,7 +585,8 @@ print_table (FILE * out, gboolean csv)
 int
 main (int argc, char **argv)
 {
-  gboolean quick = FALSE, kernels_only = FALSE, split_radii = FALSE;
+  gboolean quick = FALSE, kernels_only = FALSE, elements_only = FALSE;
+  gboolean split_radii = FALSE;
   gchar *csv = NULL;
   GOptionEntry entries[] = {
     {"quick", 'q', 0, G_OPTION_ARG_NONE, &quick,
@@ -596,6 +597,9 @@ main (int argc, char **argv)
         "N"},
     {"kernels-only", 'k', 0, G_OPTION_ARG_NONE, &kernels_only,
         "Device kernel rows only (no pipelines, no CPU reference)", NULL},
+    {"elements-only", 'e', 0, G_OPTION_ARG_NONE, &elements_only,
+        "Element rows only, each after its link row (no kernel or CPU rows)",
+        NULL},
     {"split-radii", 0, 0, G_OPTION_ARG_NONE, &split_radii,
         "Also blur rows with radius 6,1 and 1,6 (GRAY8, RGB, RGBA)", NULL},
     {NULL}
@@ -656,6 +660,8 @@ main (int argc, char **argv)
 
     CHECK (hipSetDevice (device));
     CHECK (hipf_device_limits_query (device, &limits));
+    if (elements_only)
+      goto elements;
     g_printerr ("device kernels (median of %d runs, %d frames rotated):\n",
         n_runs, ROTATION);
     bench_device (GST_VIDEO_FORMAT_RGBA, 3840, 2160, TRUE, &limits);
@@ -670,6 +676,8 @@ main (int argc, char **argv)
     }
     if (kernels_only)
       goto table;
+
+  elements:
 
     /* Each element row is a ratio to the copies that element makes a
      * frame over the link, timed just before it: the link's rate moves
@@ -697,8 +705,10 @@ main (int argc, char **argv)
           pipelines[i].height, pipelines[i].params, fps > 0 ? 1e6 / fps : 0,
           link, fps);
     }
-    g_printerr ("cpu reference:\n");
-    bench_cpu (GST_VIDEO_FORMAT_RGBA, 3840, 2160, 6);
+    if (!elements_only) {
+      g_printerr ("cpu reference:\n");
+      bench_cpu (GST_VIDEO_FORMAT_RGBA, 3840, 2160, 6);
+    }
   }
 
 table:
