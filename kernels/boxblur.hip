@@ -305,7 +305,9 @@ struct BandParams
   const uint32_t *band_prefix;  /* NULL: bands sum their first window */
   size_t band_stride;           /* words between band prefix rows */
   /* floor (x / n) = umulhi (x, magic) >> shift for the whole window's n,
-   * when exact; otherwise the quotient is corrected (divide_corrected). */
+   * when exact, with shift a whole number of bytes where the multiplier
+   * allows (the means then pick the byte out); otherwise the quotient is
+   * corrected (divide_corrected). */
   uint32_t magic;
   int shift;
   int exact;
@@ -838,7 +840,7 @@ __device__ inline void store_lane_means (const uint32_t * prefix, int lag,
 /* Rounded means of one chunk of the row, written as 16 bytes, from the
  * prefix words at lag (the window's start) and lag + lead. Samples past
  * the row land in its padding. */
-enum class Division { kExact, kExactShifted, kCorrected, kLanes };
+enum class Division { kExactByte, kExactShifted, kCorrected, kLanes };
 
 template <int C, int L, Division D>
 __device__ inline void store_means (const uint32_t * prefix, int lag,
@@ -851,13 +853,22 @@ __device__ inline void store_means (const uint32_t * prefix, int lag,
   } else {
     uint32_t packed[kChunk / 4];
     const uint32_t half = n / 2;
+    /* kExactByte leaves the quotient in byte shift / 8 of the product's
+     * high word, and the permutes that pack a word's bytes pick it out:
+     * no shift a sample. The other divisions leave it in byte 0. */
     auto mean = [&](uint32_t sum) {
       const uint32_t x = sum + half;
-      if (D == Division::kExact)
+      if (D == Division::kExactByte)
         return __umulhi (x, magic);
       if (D == Division::kExactShifted)
         return __umulhi (x, magic) >> shift;
       return divide_corrected (x, magic, n);
+    };
+    const uint32_t pick = D == Division::kExactByte ?
+        0x40u + 0x11u * (uint32_t) (shift / 8) : 0x40u;
+    auto pack = [&](uint32_t a, uint32_t b, uint32_t c, uint32_t d) {
+      return __byte_perm (__byte_perm (a, b, pick), __byte_perm (c, d, pick),
+          0x5410);
     };
 #pragma unroll
     for (int px = 0; px < kChunk / 4; ++px) {
@@ -866,15 +877,15 @@ __device__ inline void store_means (const uint32_t * prefix, int lag,
         uint32_t a[C], b[C];
         load_pixel<C> (prefix, i, a);
         load_pixel<C> (prefix, i + lead, b);
-        packed[px] = mean (b[0] - a[0]) | mean (b[1] - a[1]) << 8 |
-            mean (b[2] - a[2]) << 16 | mean (b[3] - a[3]) << 24;
+        packed[px] = pack (mean (b[0] - a[0]), mean (b[1] - a[1]),
+            mean (b[2] - a[2]), mean (b[3] - a[3]));
       } else {
-        uint32_t word = 0;
+        uint32_t q[4];
 #pragma unroll
         for (int k = 0; k < 4; ++k)
-          word |= mean (prefix[padded<C> (i + k + lead)] -
-              prefix[padded<C> (i + k)]) << (8 * k);
-        packed[px] = word;
+          q[k] = mean (prefix[padded<C> (i + k + lead)] -
+              prefix[padded<C> (i + k)]);
+        packed[px] = pack (q[0], q[1], q[2], q[3]);
       }
     }
     *reinterpret_cast<uint4 *>(out) =
@@ -1292,6 +1303,22 @@ box_blur_bands (BandParams p)
       uint32_t lane_magic = p.magic;
       if (L == 2 && !exact)
         lane_magic = ((1u << 24) + n - 1) / n;
+      /* The common case, chosen once a row rather than once a chunk, where
+       * that did not make the kernel spill (three-byte pixels and the
+       * lanes kernels). */
+      if constexpr (L == 1 && C != 3) {
+        if (!at_edge && exact && p.shift % 8 == 0) {
+#pragma unroll
+          for (int s = 0; s < CH; ++s) {
+            const int chunk = threadIdx.x * CH + s;
+            if (chunk < p.chunks)
+              store_means<C, L, Division::kExactByte> (row, chunk * W + lag,
+                  lead, n, p.magic, p.shift, row_out + (size_t) chunk *
+                  kChunk);
+          }
+          continue;
+        }
+      }
       for (int s = 0; s < CH; ++s) {
         const int chunk = threadIdx.x * CH + s, ic = chunk * W;
         uint8_t *out = row_out + (size_t) chunk * kChunk;
@@ -1315,9 +1342,9 @@ box_blur_bands (BandParams p)
         else if (L == 2)
           store_means<C, L, Division::kLanes> (row, ic + lag, lead, n,
               lane_magic, 0, out);
-        else if (exact && p.shift == 0)
-          store_means<C, L, Division::kExact> (row, ic + lag, lead, n,
-              p.magic, 0, out);
+        else if (exact && p.shift % 8 == 0)
+          store_means<C, L, Division::kExactByte> (row, ic + lag, lead, n,
+              p.magic, p.shift, out);
         else if (exact)
           store_means<C, L, Division::kExactShifted> (row, ic + lag, lead, n,
               p.magic, p.shift, out);
@@ -2092,8 +2119,14 @@ bool exact_divider (uint32_t n, uint32_t * magic, int *shift)
   const uint64_t m = (((uint64_t) 1 << (32 + s)) + n - 1) / n;
   if (m > 0xffffffffu)
     return false;
-  *magic = (uint32_t) m;
-  *shift = s;
+  /* A larger shift keeps the bound; one that is a whole number of bytes
+   * saves the kernels a shift a sample, where the multiplier still fits. */
+  const int byte_shift = (s + 7) / 8 * 8;
+  const uint64_t mb = byte_shift < 32 ?
+      (((uint64_t) 1 << (32 + byte_shift)) + n - 1) / n : UINT64_MAX;
+  const bool bytes = mb <= 0xffffffffu;
+  *magic = (uint32_t) (bytes ? mb : m);
+  *shift = bytes ? byte_shift : s;
   return true;
 }
 
