@@ -692,6 +692,36 @@ GST_START_TEST (test_strips)
 
 GST_END_TEST;
 
+/* Three-byte planes in the valid mode, whose warps at the row's ends
+ * divide by the columns their windows hold (CutDivider): windows cut at
+ * one end or both, rows whose windows are also cut at the top or bottom
+ * (all of them in short planes), radii up to the widest the extended
+ * prefix takes, and white planes, whose means are 255 wherever the
+ * division is exact. */
+GST_START_TEST (test_cut_windows)
+{
+  static const struct
+  {
+    gint width, height, rx, ry;
+  } cases[] = {
+    {200, 150, 60, 40}, {1000, 64, 300, 20}, {97, 80, 95, 3}, {61, 30, 9, 0},
+    {1500, 120, 700, 100},
+  };
+  HipfDeviceLimits limits;
+  hipError_t err = hipf_device_limits_query (0, &limits);
+  guint c;
+
+  fail_unless (err == hipSuccess, "%s", hipGetErrorString (err));
+  for (c = 0; c < G_N_ELEMENTS (cases); c++) {
+    check_kernel_plane (&limits, 3, cases[c].width, cases[c].height, 16,
+        cases[c].rx, cases[c].ry, FALSE, "bands");
+    check_kernel_plane (&limits, 3, cases[c].width, cases[c].height, 0,
+        cases[c].rx, cases[c].ry, TRUE, "bands");
+  }
+}
+
+GST_END_TEST;
+
 static Suite *
 boxblur_gpu_suite (void)
 {
@@ -707,6 +737,7 @@ boxblur_gpu_suite (void)
   tcase_add_test (tc, test_wide_rows);
   tcase_add_test (tc, test_bright_frames);
   tcase_add_test (tc, test_tall_bands);
+  tcase_add_test (tc, test_cut_windows);
   tcase_add_test (tc, test_strips);
   tcase_add_test (tc, test_padded_input);
   tcase_add_test (tc, test_padded_output);
