@@ -319,12 +319,6 @@ struct BandParams
    * end all lie in the first warp, those past its right end in the last,
    * and a warp writes its part of the extension a lane an entry. */
   int own_extension;
-  /* The valid mode's cut windows (CutDivider): floor (x / (2 radius_y + 1))
-   * = umulhi (x, rows_magic) >> rows_shift where rows_exact, for every x
-   * the means there divide. */
-  uint32_t rows_magic;
-  int rows_shift;
-  int rows_exact;
 };
 
 /* The words a 16-byte chunk of samples is summed in: a sample a word
@@ -899,41 +893,33 @@ __device__ inline void store_means (const uint32_t * prefix, int lag,
   }
 }
 
-/* Rounded means in the valid mode's windows cut short by the row's ends,
- * which hold h of its columns: floor ((x + n / 2) / n) for n = h count_y,
- * as floor (floor (x / count_y) / h). The first quotient takes the row's
- * divider, the second a multiply-high by ceil (2^32 / h), from a table by h
- * that the block fills once: exact, since the first quotient stays below
- * 2^8 h and 2^8 h^2 < 2^32 for the widest window. Cheaper than a
- * reciprocal a pixel, which held up every barrier of the block while the
- * warps at the row's ends formed their means. */
-struct CutDivider
+/* The valid mode's windows at a row's ends hold h columns of count_y
+ * rows, n = h count_y, h from radius_x + 1 to 2 radius_x + 1. Their means
+ * divide by divide_corrected, from a table in shared memory whose entry
+ * h - radius_x - 1 holds {floor ((2^32 - 1) / n), n}; the block fills it
+ * for each count_y its rows have, between a step's barriers. A float
+ * reciprocal a pixel, out of line, made the warps at the ends the ones
+ * every barrier waited for, and the bands near the top and bottom, where
+ * count_y changes, the ones the launch waited for: 11 us of RGBA 4K radius
+ * 50 and 200, 38 us of RGB. Kernels of three- and four-word pixels take
+ * it. Those of one and two words keep the reciprocals: their valid mode
+ * gained 9 us with it, but mirror, the default, lost 1.4 to 3.6 us. */
+__host__ __device__ constexpr bool takes_cut_table (int pixel_words, int lanes)
 {
-  const uint32_t *column_magic; /* by h - radius_x - 1 */
-  uint32_t rows_magic;
-  int rows_shift;
-  uint32_t rows_n;              /* nonzero: corrected division by rows_n */
+  return lanes == 1 && (pixel_words == 3 || pixel_words == 4);
+}
 
-  __device__ uint32_t mean (uint32_t sum, uint32_t h, uint32_t count_y,
-      int radius_x) const
-  {
-    const uint32_t x = sum + h * count_y / 2;
-    const uint32_t q = rows_n ? divide_corrected (x, rows_magic, rows_n) :
-        __umulhi (x, rows_magic) >> rows_shift;
-    return __umulhi (q, column_magic[h - radius_x - 1]);
+__device__ inline void fill_cut_table (uint2 * cut, uint32_t count_y, int rx)
+{
+  for (int j = threadIdx.x; j <= rx; j += blockDim.x) {
+    const uint32_t n = (uint32_t) (rx + 1 + j) * count_y;
+    cut[j] = make_uint2 (0xffffffffu / n, n);
   }
-};
+}
 
-/* Band kernels that take CutDivider: three-byte pixels' (valid 24 % faster
- * at radius 50 and 200, other modes as before). The others keep the
- * reciprocals, because their codegen moved with it: one-byte pixels' valid
- * mode gained 9 us and their mirror mode lost 3.6, two-byte pixels' mirror
- * 1.4; four-byte pixels' band kernel ran 12 us slower in every mode with
- * the divider inline, and gained 3 us in valid out of line for 1.5 to 3
- * lost in zero and mirror. */
-__host__ __device__ constexpr bool takes_cut_divider (int pixel_words, int lanes)
+__device__ inline uint32_t cut_mean (uint32_t sum, uint2 entry)
 {
-  return lanes == 1 && pixel_words == 3;
+  return divide_corrected (sum + entry.y / 2, entry.x, entry.y);
 }
 
 /* Means of a chunk whose windows cross the row's ends, where the prefix has
@@ -997,12 +983,13 @@ __device__ __noinline__ void store_edge_means (const uint32_t * prefix,
 }
 
 /* Means of a chunk of the valid mode's warps at the row's ends, from the
- * extended prefix, by CutDivider. Inline: a call saves and restores the
- * registers it needs, twice a row, in the warps every barrier waits for. */
+ * extended prefix and the cut table, a sample at a time. Inline: a call
+ * saves and restores the registers it needs, in the warps every barrier
+ * waits for. */
 template <int C>
 __device__ __forceinline__ void store_cut_means (const uint32_t * prefix,
-    int i0, const BandParams & p, int origin, uint32_t count_y,
-    const CutDivider & cut, uint8_t * out)
+    int i0, const BandParams & p, int origin, const uint2 * cut,
+    uint8_t * out)
 {
   const int samples = p.width * C;
   uint32_t packed[kChunk / 4];
@@ -1012,14 +999,40 @@ __device__ __forceinline__ void store_cut_means (const uint32_t * prefix,
     for (int j = 0; j < kChunk; ++j) {
       const int i = min (i0 + j, samples - 1), x = i / C, c = i % C;
       const int xa = x - p.radius_x, xb = x + p.radius_x + 1;
-      q[j] = cut.mean (prefix[padded<C> (origin + xb * C + c)] -
-          prefix[padded<C> (origin + xa * C + c)],
-          window_count (xa, xb, p.width, p.mode), count_y, p.radius_x);
+      const int h = window_count (xa, xb, p.width, p.mode);
+      q[j] = cut_mean (prefix[padded<C> (origin + xb * C + c)] -
+          prefix[padded<C> (origin + xa * C + c)], cut[h - p.radius_x - 1]);
     }
 #pragma unroll
     for (int w = 0; w < kChunk / 4; ++w)
       packed[w] = __byte_perm (__byte_perm (q[4 * w], q[4 * w + 1], 0x0040),
           __byte_perm (q[4 * w + 2], q[4 * w + 3], 0x0040), 0x5410);
+  }
+  *reinterpret_cast<uint4 *>(out) =
+      make_uint4 (packed[0], packed[1], packed[2], packed[3]);
+}
+
+/* store_cut_means for four-word pixels: a pixel at a time, two vector
+ * reads, one table entry. */
+__device__ inline void store_cut_pixels (const uint32_t * prefix, int lag,
+    int lead, int x0, const BandParams & p, const uint2 * cut, uint8_t * out)
+{
+  constexpr int C = 4;
+  uint32_t packed[kChunk / 4];
+#pragma unroll
+  for (int px = 0; px < kChunk / 4; ++px) {
+    const int x = min (x0 + px, p.width - 1);
+    const int h = window_count (x - p.radius_x, x + p.radius_x + 1, p.width,
+        p.mode);
+    const uint2 entry = cut[h - p.radius_x - 1];
+    uint32_t a[C], b[C], q[C];
+    load_pixel<C> (prefix, lag + C * px, a);
+    load_pixel<C> (prefix, lag + C * px + lead, b);
+#pragma unroll
+    for (int c = 0; c < C; ++c)
+      q[c] = cut_mean (b[c] - a[c], entry);
+    packed[px] = __byte_perm (__byte_perm (q[0], q[1], 0x0040),
+        __byte_perm (q[2], q[3], 0x0040), 0x5410);
   }
   *reinterpret_cast<uint4 *>(out) =
       make_uint4 (packed[0], packed[1], packed[2], packed[3]);
@@ -1135,14 +1148,12 @@ box_blur_bands (BandParams p)
   const bool periodic = extended && (p.mode == HIPF_BORDER_WRAP
       || p.mode == HIPF_BORDER_MIRROR);
   const bool counted = L == 2 && extended && p.mode == HIPF_BORDER_VALID;
-  /* The valid mode's table of CutDivider, past the rows' prefixes. */
-  uint32_t *const column_magic = prefix + R * p.row_words;
-  const bool cut = takes_cut_divider (C, L) && extended
+  /* The valid mode's cut table, past the rows' prefixes, and the count_y
+   * it was filled for. */
+  const bool cut = takes_cut_table (C, L) && extended
       && p.mode == HIPF_BORDER_VALID;
-  if (cut) {
-    for (int j = threadIdx.x; j <= rx; j += blockDim.x)
-      column_magic[j] = 0xffffffffu / (uint32_t) (rx + 1 + j) + 1;
-  }
+  uint2 *const cut_table = reinterpret_cast<uint2 *>(prefix + R * p.row_words);
+  uint32_t cut_count_y = 0;
   /* Warps with a pixel whose window crosses the row's ends, where that
    * has no simple mean, take the slower means for all their chunks, so
    * that the out-of-line call is never divergent: with CUDA 13's nvcc, a
@@ -1321,6 +1332,15 @@ box_blur_bands (BandParams p)
         }
       }
     }
+    if (cut) {
+      static_assert (!takes_cut_table (C, L) || R == 1, "a table a step");
+      const int y = first + dir * step;
+      const uint32_t count_y = window_count (y - p.radius_y,
+          y + p.radius_y + 1, p.height, p.mode);
+      if (count_y != cut_count_y)
+        fill_cut_table (cut_table, count_y, rx);
+      cut_count_y = count_y;
+    }
     if (counted) {
 #pragma unroll
       for (int r = 0; r < R; ++r) {
@@ -1398,16 +1418,16 @@ box_blur_bands (BandParams p)
           }
           continue;
         }
-      }
-      CutDivider cut_divider = { };
-      if (cut && at_edge) {
-        const bool rows_exact = p.rows_exact
-            && count_y == (uint32_t) (2 * p.radius_y + 1);
-        cut_divider.column_magic = column_magic;
-        cut_divider.rows_magic = rows_exact ? p.rows_magic :
-            0xffffffffu / count_y;
-        cut_divider.rows_shift = p.rows_shift;
-        cut_divider.rows_n = rows_exact ? 0 : count_y;
+        if (C == 4 && cut && at_edge) {
+#pragma unroll
+          for (int s = 0; s < CH; ++s) {
+            const int chunk = threadIdx.x * CH + s;
+            if (chunk < p.chunks)
+              store_cut_pixels (row, chunk * W + lag, lead, chunk * W / C, p,
+                  cut_table, row_out + (size_t) chunk * kChunk);
+          }
+          continue;
+        }
       }
       for (int s = 0; s < CH; ++s) {
         const int chunk = threadIdx.x * CH + s, ic = chunk * W;
@@ -1428,7 +1448,7 @@ box_blur_bands (BandParams p)
               }, out);
         }
         else if (at_edge && cut)
-          store_cut_means<C> (row, ic, p, origin, count_y, cut_divider, out);
+          store_cut_means<C> (row, ic, p, origin, cut_table, out);
         else if (at_edge)
           store_edge_means<C, L> (row, ic, p, origin, extended, count_y, out);
         else if (L == 2)
@@ -2063,7 +2083,7 @@ struct BandPlan
   bool band_prefix;
   int prefix_rows;              /* rows from one band prefix to the next */
   int prefix_bands;             /* band prefixes, less P(0) */
-  int cut_words;                /* the valid mode's CutDivider table */
+  int cut_words;                /* the valid mode's cut table */
   size_t prefix_bytes;
   size_t prefix_stride;         /* samples of a row, in whole chunks */
   size_t prefix_words;          /* words of a band prefix row */
@@ -2152,8 +2172,8 @@ BandPlan plan_bands (const HipfDeviceLimits * limits,
   const size_t static_shared = sizeof (uint32_t) * plan.rows *
       (kMaxChannels * (kScanWarps + 2) + (lanes == 2 ? kMaxLaneWindow / 2 + 1 : 1));
   plan.extended = p->radius_x <= p->width - 2;
-  plan.cut_words = takes_cut_divider (pixel_words, lanes)
-      && p->border == HIPF_BORDER_VALID ? p->radius_x + 1 : 0;
+  plan.cut_words = takes_cut_table (pixel_words, lanes)
+      && p->border == HIPF_BORDER_VALID ? 2 * (p->radius_x + 1) : 0;
   plan.row_words = band_row_words (pixel_words, own_words +
       (2 * p->radius_x + 2) * pixel_words);
   plan.shared = ((size_t) plan.rows * plan.row_words + plan.cut_words) *
@@ -2201,16 +2221,15 @@ BandPlan plan_bands (const HipfDeviceLimits * limits, const HipfBoxBlurPlane * p
   return plan.ok ? plan : plan_bands (limits, p, 1, 1);
 }
 
-/* Multiplier and shift that divide exactly by n every x < 2^b n, for b
- * quotient bits: with m = ceil (2^(32+s) / n) the error m n - 2^(32+s) < n
- * stays below 2^(32+s) / x when 2^b n (n - 1) < 2^(32+s). Fails (m past 32
- * bits) only for windows of more than 2^23 samples at 8 quotient bits. */
-bool exact_divider (uint32_t n, int quotient_bits, uint32_t * magic,
-    int *shift)
+/* Multiplier and shift that divide exactly by n every x < 2^8 n: with
+ * m = ceil (2^(32+s) / n) the error m n - 2^(32+s) < n stays below
+ * 2^(32+s) / x when 2^8 n (n - 1) < 2^(32+s). Fails (m past 32 bits)
+ * only for windows of more than 2^23 samples. */
+bool exact_divider (uint32_t n, uint32_t * magic, int *shift)
 {
   if (n < 2)
     return false;
-  const uint64_t bound = ((uint64_t) n * (n - 1)) << quotient_bits;
+  const uint64_t bound = ((uint64_t) n * (n - 1)) << kQuotientBits;
   int s = 0;
   while (s < 31 && bound >= (uint64_t) 1 << (32 + s))
     ++s;
@@ -2311,15 +2330,7 @@ hipf_box_blur (const HipfDeviceLimits * limits, const HipfBoxBlurPlane * p,
       bp.magic = ((1u << 24) + window - 1) / window;
       bp.exact = 1;
     } else {
-      bp.exact = exact_divider (window, kQuotientBits, &bp.magic, &bp.shift);
-    }
-    if (plan.cut_words) {
-      /* The first quotients of CutDivider stay below 2^8 (2 radius_x + 1). */
-      int bits = kQuotientBits;
-      while ((1 << bits) < (2 * p->radius_x + 1) << kQuotientBits)
-        ++bits;
-      bp.rows_exact = exact_divider (2 * p->radius_y + 1, bits,
-          &bp.rows_magic, &bp.rows_shift);
+      bp.exact = exact_divider (window, &bp.magic, &bp.shift);
     }
     bp.extended = plan.extended;
     bp.row_words = plan.row_words;

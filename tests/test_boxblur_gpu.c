@@ -692,12 +692,13 @@ GST_START_TEST (test_strips)
 
 GST_END_TEST;
 
-/* Three-byte planes in the valid mode, whose warps at the row's ends
- * divide by the columns their windows hold (CutDivider): windows cut at
- * one end or both, rows whose windows are also cut at the top or bottom
- * (all of them in short planes), radii up to the widest the extended
- * prefix takes, and white planes, whose means are 255 wherever the
- * division is exact. */
+/* Three- and four-byte planes in the valid mode, whose warps at the
+ * row's ends divide by the columns their windows hold, from a table the
+ * block fills for each count of rows: windows cut at one end or both,
+ * rows whose windows are also cut at the top or bottom (all of them in
+ * short planes, where the table changes every row), radii up to the
+ * widest the extended prefix takes, and white planes, whose means are 255
+ * wherever the division is exact. */
 GST_START_TEST (test_cut_windows)
 {
   static const struct
@@ -710,13 +711,16 @@ GST_START_TEST (test_cut_windows)
   HipfDeviceLimits limits;
   hipError_t err = hipf_device_limits_query (0, &limits);
   guint c;
+  gint ch;
 
   fail_unless (err == hipSuccess, "%s", hipGetErrorString (err));
-  for (c = 0; c < G_N_ELEMENTS (cases); c++) {
-    check_kernel_plane (&limits, 3, cases[c].width, cases[c].height, 16,
-        cases[c].rx, cases[c].ry, FALSE, "bands");
-    check_kernel_plane (&limits, 3, cases[c].width, cases[c].height, 0,
-        cases[c].rx, cases[c].ry, TRUE, "bands");
+  for (ch = 3; ch <= 4; ch++) {
+    for (c = 0; c < G_N_ELEMENTS (cases); c++) {
+      check_kernel_plane (&limits, ch, cases[c].width, cases[c].height, 16,
+          cases[c].rx, cases[c].ry, FALSE, "bands");
+      check_kernel_plane (&limits, ch, cases[c].width, cases[c].height, 0,
+          cases[c].rx, cases[c].ry, TRUE, "bands");
+    }
   }
 }
 
