@@ -901,7 +901,7 @@ __device__ inline void store_means (const uint32_t * prefix, int lag,
  * reciprocal a pixel, out of line, made the warps at the ends the ones
  * every barrier waited for, and the bands near the top and bottom, where
  * count_y changes, the ones the launch waited for: 11 us of RGBA 4K radius
- * 50 and 200, 38 us of RGB. Kernels of three- and four-word pixels take
+ * 50 and 200, 34 us of RGB. Kernels of three- and four-word pixels take
  * it. Those of one and two words keep the reciprocals: their valid mode
  * gained 9 us with it, but mirror, the default, lost 1.4 to 3.6 us. */
 __host__ __device__ constexpr bool takes_cut_table (int pixel_words, int lanes)
@@ -992,22 +992,19 @@ __device__ __forceinline__ void store_cut_means (const uint32_t * prefix,
     uint8_t * out)
 {
   const int samples = p.width * C;
-  uint32_t packed[kChunk / 4];
-  {
-    uint32_t q[kChunk];
+  uint32_t q[kChunk], packed[kChunk / 4];
 #pragma unroll
-    for (int j = 0; j < kChunk; ++j) {
-      const int i = min (i0 + j, samples - 1), x = i / C, c = i % C;
-      const int xa = x - p.radius_x, xb = x + p.radius_x + 1;
-      const int h = window_count (xa, xb, p.width, p.mode);
-      q[j] = cut_mean (prefix[padded<C> (origin + xb * C + c)] -
-          prefix[padded<C> (origin + xa * C + c)], cut[h - p.radius_x - 1]);
-    }
-#pragma unroll
-    for (int w = 0; w < kChunk / 4; ++w)
-      packed[w] = __byte_perm (__byte_perm (q[4 * w], q[4 * w + 1], 0x0040),
-          __byte_perm (q[4 * w + 2], q[4 * w + 3], 0x0040), 0x5410);
+  for (int j = 0; j < kChunk; ++j) {
+    const int i = min (i0 + j, samples - 1), x = i / C, c = i % C;
+    const int xa = x - p.radius_x, xb = x + p.radius_x + 1;
+    const int h = window_count (xa, xb, p.width, p.mode);
+    q[j] = cut_mean (prefix[padded<C> (origin + xb * C + c)] -
+        prefix[padded<C> (origin + xa * C + c)], cut[h - p.radius_x - 1]);
   }
+#pragma unroll
+  for (int w = 0; w < kChunk / 4; ++w)
+    packed[w] = __byte_perm (__byte_perm (q[4 * w], q[4 * w + 1], 0x0040),
+        __byte_perm (q[4 * w + 2], q[4 * w + 3], 0x0040), 0x5410);
   *reinterpret_cast<uint4 *>(out) =
       make_uint4 (packed[0], packed[1], packed[2], packed[3]);
 }
