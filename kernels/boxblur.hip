@@ -770,12 +770,21 @@ __device__ inline void store_pixel (uint32_t * prefix, int w,
   }
 }
 
+/* Byte k of each of a, b, c and d, as the bytes of one word in that
+ * order. */
+__device__ inline uint32_t pick_bytes (uint32_t a, uint32_t b, uint32_t c,
+    uint32_t d, uint32_t k = 0)
+{
+  const uint32_t pick = 0x40u + 0x11u * k;
+  return __byte_perm (__byte_perm (a, b, pick), __byte_perm (c, d, pick),
+      0x5410);
+}
+
 /* The top bytes of a, b, c and d, as the bytes of one word in that order. */
 __device__ inline uint32_t top_bytes (uint32_t a, uint32_t b, uint32_t c,
     uint32_t d)
 {
-  return __byte_perm (__byte_perm (a, b, 0x0073), __byte_perm (c, d, 0x0073),
-      0x5410);
+  return pick_bytes (a, b, c, d, 3);
 }
 
 /* P_c(j) of the row prefix in shared memory, for extended_prefix(). */
@@ -864,11 +873,9 @@ __device__ inline void store_means (const uint32_t * prefix, int lag,
         return __umulhi (x, magic) >> shift;
       return divide_corrected (x, magic, n);
     };
-    const uint32_t pick = D == Division::kExactByte ?
-        0x40u + 0x11u * (uint32_t) (shift / 8) : 0x40u;
+    const uint32_t byte = D == Division::kExactByte ? shift / 8 : 0;
     auto pack = [&](uint32_t a, uint32_t b, uint32_t c, uint32_t d) {
-      return __byte_perm (__byte_perm (a, b, pick), __byte_perm (c, d, pick),
-          0x5410);
+      return pick_bytes (a, b, c, d, byte);
     };
 #pragma unroll
     for (int px = 0; px < kChunk / 4; ++px) {
@@ -1003,8 +1010,8 @@ __device__ __forceinline__ void store_cut_means (const uint32_t * prefix,
   }
 #pragma unroll
   for (int w = 0; w < kChunk / 4; ++w)
-    packed[w] = __byte_perm (__byte_perm (q[4 * w], q[4 * w + 1], 0x0040),
-        __byte_perm (q[4 * w + 2], q[4 * w + 3], 0x0040), 0x5410);
+    packed[w] = pick_bytes (q[4 * w], q[4 * w + 1], q[4 * w + 2],
+        q[4 * w + 3]);
   *reinterpret_cast<uint4 *>(out) =
       make_uint4 (packed[0], packed[1], packed[2], packed[3]);
 }
@@ -1028,8 +1035,7 @@ __device__ inline void store_cut_pixels (const uint32_t * prefix, int lag,
 #pragma unroll
     for (int c = 0; c < C; ++c)
       q[c] = cut_mean (b[c] - a[c], entry);
-    packed[px] = __byte_perm (__byte_perm (q[0], q[1], 0x0040),
-        __byte_perm (q[2], q[3], 0x0040), 0x5410);
+    packed[px] = pick_bytes (q[0], q[1], q[2], q[3]);
   }
   *reinterpret_cast<uint4 *>(out) =
       make_uint4 (packed[0], packed[1], packed[2], packed[3]);
@@ -1402,7 +1408,7 @@ box_blur_bands (BandParams p)
         lane_magic = ((1u << 24) + n - 1) / n;
       /* The common case, chosen once a row rather than once a chunk, where
        * that did not make the kernel spill (three-byte pixels and the
-       * lanes kernels). */
+       * lanes kernels), and the valid mode's warps at the row's ends. */
       if constexpr (L == 1 && C != 3) {
         if (!at_edge && exact && p.shift % 8 == 0) {
 #pragma unroll
