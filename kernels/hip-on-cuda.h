@@ -41,6 +41,7 @@ typedef enum cudaDeviceAttr hipDeviceAttribute_t;
 #define hipDeviceAttributeMaxSharedMemoryPerBlock cudaDevAttrMaxSharedMemoryPerBlock
 #define hipDeviceAttributeWarpSize                cudaDevAttrWarpSize
 #define hipDeviceAttributeSharedMemPerBlockOptin  cudaDevAttrMaxSharedMemoryPerBlockOptin
+#define hipDeviceAttributeComputeCapabilityMajor  cudaDevAttrComputeCapabilityMajor
 #define hipFuncAttributeMaxDynamicSharedMemorySize cudaFuncAttributeMaxDynamicSharedMemorySize
 
 #define hipGetErrorString               cudaGetErrorString

@@ -73,6 +73,56 @@ inline int persistent_grid (const HipfDeviceLimits * limits, Kernel kernel,
   return grid < work_items ? grid : (work_items > 0 ? work_items : 1);
 }
 
+/* Dependent launches: a kernel that launch_dependent() starts may be
+ * launched while the kernel before it on the stream is still running, so
+ * that its launch and its blocks' start overlap that kernel's last blocks.
+ * It must call wait_for_prior_grid(), which returns once that kernel has
+ * finished and its writes are visible, before it touches memory. A kernel
+ * that calls allow_dependent_grid() lets the next one launch once all its
+ * blocks have called it, rather than as they finish. Where the device has
+ * no such launches (AMD, and NVIDIA before compute capability 9.0), the
+ * launch is an ordinary one and both calls do nothing. */
+inline hipError_t launch_dependent (const HipfDeviceLimits * limits,
+    const void *kernel, dim3 grid, dim3 block, void **args, size_t shared,
+    hipStream_t stream)
+{
+#if defined(HIPF_PLATFORM_NVIDIA)
+  if (limits->dependent_launch) {
+    cudaLaunchAttribute attr;
+    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t config = { };
+    config.gridDim = grid;
+    config.blockDim = block;
+    config.dynamicSmemBytes = shared;
+    config.stream = stream;
+    config.attrs = &attr;
+    config.numAttrs = 1;
+    return cudaLaunchKernelExC (&config, kernel, args);
+  }
+#endif
+  return hipLaunchKernel (kernel, grid, block, args, shared, stream);
+}
+
+#if defined(HIPF_PLATFORM_NVIDIA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define HIPF_DEPENDENT_LAUNCH 1
+#endif
+
+__device__ inline void wait_for_prior_grid ()
+{
+#ifdef HIPF_DEPENDENT_LAUNCH
+  asm volatile ("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+__device__ inline void allow_dependent_grid ()
+{
+#ifdef HIPF_DEPENDENT_LAUNCH
+  asm volatile ("griddepcontrol.launch_dependents;");
+#endif
+}
+#undef HIPF_DEPENDENT_LAUNCH
+
 /* Lanes of a warp as a constant, so that loops over them unroll. On AMD it
  * depends on the target (wave64 on GCN and CDNA, wave32 on RDNA). */
 #if defined(HIPF_PLATFORM_NVIDIA)

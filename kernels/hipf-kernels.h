@@ -24,6 +24,10 @@ typedef struct {
   int warp_size;
   size_t shared_mem_per_block;
   size_t shared_mem_optin;      /* the most a block may ask for explicitly */
+  /* Whether a kernel may start while the one before it on a stream is
+   * finishing (CUDA's programmatic dependent launch, compute capability
+   * 9.0 on); the launch wrappers then overlap their kernels' launches. */
+  int dependent_launch;
 } HipfDeviceLimits;
 
 hipError_t hipf_device_limits_query (int device, HipfDeviceLimits * limits);

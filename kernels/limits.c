@@ -28,6 +28,12 @@ hipf_device_limits_query (int device, HipfDeviceLimits * limits)
           device) != hipSuccess || value <= 0)
     value = (int) limits->shared_mem_per_block;
   limits->shared_mem_optin = (size_t) value;
+  limits->dependent_launch = 0;
+#if defined(HIPF_PLATFORM_NVIDIA)
+  if (hipDeviceGetAttribute (&value, hipDeviceAttributeComputeCapabilityMajor,
+          device) == hipSuccess)
+    limits->dependent_launch = value >= 9;
+#endif
   (void) hipGetLastError ();
   return hipSuccess;
 }
