@@ -426,6 +426,24 @@ __device__ inline int border_row (int i, int n, HipfBorderMode mode)
   }
 }
 
+/* border_row for an index at most one reflection or one period outside
+ * the plane, i in [-(n - 1), 2n - 2], with no division. */
+__device__ inline int border_row_near (int i, int n, HipfBorderMode mode)
+{
+  if (i >= 0 && i < n)
+    return i;
+  switch (mode) {
+    case HIPF_BORDER_CLAMP:
+      return i < 0 ? 0 : n - 1;
+    case HIPF_BORDER_WRAP:
+      return i < 0 ? i + n : i - n;
+    case HIPF_BORDER_MIRROR:
+      return i < 0 ? -i : 2 * n - 2 - i;
+    default:
+      return -1;
+  }
+}
+
 /* F(k) of extended_prefix() as a sum of coef * P(j) terms, for callers
  * whose P(j) is expensive. */
 template <typename Add>
@@ -1081,17 +1099,24 @@ struct Transition
   uint4 enter[CH], leave[CH];
 };
 
-template <int CH>
+/* With NEAR, rows outside the plane are found without a division wherever
+ * the vertical radius keeps them within one reflection or period of it:
+ * the bands at the plane's top and bottom, which the launch waits for
+ * last, took two divisions a row. */
+template <int CH, bool NEAR>
 __device__ inline Transition<CH> load_transition (const BandParams & p,
     int step, int rows, int first, int dir)
 {
   Transition<CH> q;
   const bool more = step < rows;
   const int t = first + dir * step;
-  const int enter = more ? border_row (t + dir * p.radius_y, p.height,
-      p.mode) : -1;
-  const int leave = more ? border_row (t - dir * (p.radius_y + 1), p.height,
-      p.mode) : -1;
+  auto row = [&](int i) {
+    return NEAR && p.radius_y <= p.height - 2 ?
+        border_row_near (i, p.height, p.mode) : border_row (i, p.height,
+        p.mode);
+  };
+  const int enter = more ? row (t + dir * p.radius_y) : -1;
+  const int leave = more ? row (t - dir * (p.radius_y + 1)) : -1;
 #pragma unroll
   for (int s = 0; s < CH; ++s) {
     const int chunk = threadIdx.x * CH + s;
@@ -1140,6 +1165,9 @@ box_blur_bands (BandParams p)
   __shared__ uint32_t cut_magic[R][L == 2 ? kMaxLaneWindow / 2 + 1 : 1];
   constexpr int W = Lanes<C, L>::kWords;
   constexpr int S = CH * W;             /* words a thread owns */
+  /* Rows by border_row_near where the radius allows: three- and four-byte
+   * pixels only, since the one- and two-byte kernels ran slower with it. */
+  constexpr bool NEAR_ROWS = C >= 3;
   const int samples = p.width * C, rx = p.radius_x, width = p.width;
   const bool extended = p.extended;
   const int origin = extended ? rx * C : 0;
@@ -1192,7 +1220,7 @@ box_blur_bands (BandParams p)
       v[0][k] = start[k];
 #pragma unroll
     for (int r = 1; r < R; ++r)
-      pending[r] = load_transition<CH> (p, r, rows, first, dir);
+      pending[r] = load_transition<CH, NEAR_ROWS> (p, r, rows, first, dir);
   }
 
   for (int step = 0; step < rows; step += R) {
@@ -1205,11 +1233,12 @@ box_blur_bands (BandParams p)
     }
     /* The transitions of the next step, loaded now so that their latency
      * hides behind this step's work. */
-    const Transition<CH> next = load_transition<CH> (p, step + R, rows, first,
-        dir);
+    const Transition<CH> next = load_transition<CH, NEAR_ROWS> (p, step + R,
+        rows, first, dir);
 #pragma unroll
     for (int r = 1; r < R; ++r)
-      pending[r] = load_transition<CH> (p, step + R + r, rows, first, dir);
+      pending[r] = load_transition<CH, NEAR_ROWS> (p, step + R + r, rows,
+          first, dir);
 
     /* The thread's totals, scanned within the warp. The thread's own
      * prefix is formed again after the barrier rather than held across

@@ -610,9 +610,10 @@ one_multiprocessor (HipfDeviceLimits * limits)
 
 /* Bands taller than the band prefixes' spacing, as a device with few
  * multiprocessors gives them, and windows summed in several pieces, cut
- * inside and outside the plane. Narrow planes take small blocks, many of
- * them a multiprocessor, so their bands are still tens to hundreds of
- * rows. */
+ * inside and outside the plane, and vertical radii of the plane's height
+ * less two, the largest whose rows outside the plane all lie within one
+ * reflection, and less one. Narrow planes take small blocks, many of them
+ * a multiprocessor, so their bands are still tens to hundreds of rows. */
 GST_START_TEST (test_tall_bands)
 {
   static const struct
@@ -620,7 +621,8 @@ GST_START_TEST (test_tall_bands)
     gint channels, width, height, ry;
   } cases[] = {
     {4, 64, 4000, 600}, {1, 200, 3000, 300}, {3, 40, 2000, 129},
-    {4, 64, 700, 700}, {2, 48, 1500, 260},
+    {4, 64, 700, 700}, {2, 48, 1500, 260}, {4, 64, 300, 298},
+    {3, 40, 300, 299},
   };
   HipfDeviceLimits limits;
   guint c;
