@@ -512,6 +512,7 @@ __global__ void column_band_sums (const uint8_t * __restrict__ src,
 {
   constexpr int W = kChunk / 2;
   allow_dependent_grid ();
+  wait_for_prior_grid ();
   const int chunk = blockIdx.x * blockDim.x + threadIdx.x;
   const int y0 = blockIdx.y * band_rows;
   if (chunk >= chunks)
@@ -2390,16 +2391,19 @@ hipf_box_blur (const HipfDeviceLimits * limits, const HipfBoxBlurPlane * p,
     }
     if (plan.band_prefix) {
       uint32_t *prefix = (uint32_t *) scratch;
-      dim3 grid (ceil_div (bp.chunks, kColumnThreads), plan.prefix_bands);
-      column_band_sums <<<grid, kColumnThreads, 0, stream>>> (src,
-          src_pitch, p->height, plan.prefix_rows, bp.chunks, prefix,
-          plan.prefix_words);
-      /* Lane words scan as they are: their carries cancel in differences. */
-      int columns = (int) plan.prefix_words;
-      int bands = plan.prefix_bands;
+      int height = p->height, rows = plan.prefix_rows, chunks = bp.chunks;
       size_t stride = plan.prefix_words;
+      void *sum_args[] = { &src, &src_pitch, &height, &rows, &chunks, &prefix,
+        &stride };
+      hipError_t err = launch_dependent (limits, (const void *)
+          column_band_sums, dim3 (ceil_div (bp.chunks, kColumnThreads),
+              plan.prefix_bands), dim3 (kColumnThreads), sum_args, 0, stream);
+      if (err != hipSuccess)
+        return err;
+      /* Lane words scan as they are: their carries cancel in differences. */
+      int columns = (int) plan.prefix_words, bands = plan.prefix_bands;
       void *scan_args[] = { &bands, &columns, &prefix, &stride };
-      const hipError_t err = launch_dependent (limits,
+      err = launch_dependent (limits,
           (const void *) column_band_scan, dim3 (ceil_div (columns,
                   limits->warp_size)), dim3 (limits->warp_size,
               kScanSegments), scan_args, 0, stream);

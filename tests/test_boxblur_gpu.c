@@ -728,72 +728,86 @@ GST_START_TEST (test_cut_windows)
 
 GST_END_TEST;
 
-/* Blurs enqueued back to back on one stream and one scratch, two frames
- * in turn, band kernels (with band prefixes) between strip kernels: where
- * the device overlaps a kernel's launch with the end of the one before
- * it, each kernel must still wait for that one's writes, and a band
- * kernel that read the prefixes before their scan was done would blur
- * with the other frame's. Run with the overlap and without. */
+/* Blurs enqueued back to back on one stream and one scratch: two frames
+ * in turn, and chains that blur the output of the blur before, band
+ * kernels (with band prefixes) and strip kernels mixed. Where the device
+ * overlaps a kernel's launch with the end of the one before it, each
+ * kernel must still wait for that one's writes: a band kernel that read
+ * the prefixes before their scan was done would blur with the other
+ * frame's, and band sums or strips that read a plane still being blurred
+ * would blur part of it. Run with the overlap and without. */
 GST_START_TEST (test_dependent_launches)
 {
-  enum { FRAMES = 2, RUNS = 12 };
-  const gint w = 1000, h = 700, ch = 4, rx = 50, ry = 60;
+  /* Each run's plane (bands or strips), and its input: frame 0 or 1, or
+   * the output of the run it names. */
+  enum { BANDS, STRIPS, FRAME0 = -1, FRAME1 = -2, FRAMES = 2 };
+  static const struct
+  {
+    gint plane, input;
+  } runs[] = {
+    {BANDS, FRAME0}, {BANDS, FRAME1}, {STRIPS, FRAME0}, {BANDS, 2},
+    {BANDS, 3}, {STRIPS, 4}, {BANDS, FRAME1}, {BANDS, FRAME0}, {BANDS, 7},
+    {STRIPS, FRAME1}, {BANDS, 9}, {BANDS, FRAME1},
+  };
+  enum { RUNS = G_N_ELEMENTS (runs) };
+  const gint w = 1000, h = 700, ch = 4;
   const gsize pitch = GST_ROUND_UP_16 (w * ch), size = pitch * h;
-  HipfBoxBlurPlane planes[2] = {
-    {w, h, ch, rx, ry, HIPF_BORDER_MIRROR}, {w, h, ch, 3, 2, HIPF_BORDER_WRAP}
+  const HipfBoxBlurPlane planes[2] = {
+    {w, h, ch, 50, 60, HIPF_BORDER_MIRROR}, {w, h, ch, 3, 2, HIPF_BORDER_WRAP}
   };
   HipfDeviceLimits limits;
   hipError_t err = hipf_device_limits_query (0, &limits);
-  guint8 *in[FRAMES], *expected[FRAMES][2], *out = g_malloc (size);
+  guint8 *in[FRAMES], *expected[RUNS], *out = g_malloc (size);
   void *src[FRAMES], *dst[RUNS], *scratch;
   hipStream_t stream;
-  gint f, k, r, overlap;
+  gint f, r, overlap;
 
   fail_unless (err == hipSuccess, "%s", hipGetErrorString (err));
-  fail_unless_equals_string (hipf_box_blur_path (&limits, &planes[0]),
+  fail_unless_equals_string (hipf_box_blur_path (&limits, &planes[BANDS]),
       "bands");
-  fail_unless_equals_string (hipf_box_blur_path (&limits, &planes[1]),
+  fail_unless_equals_string (hipf_box_blur_path (&limits, &planes[STRIPS]),
       "strips");
   fail_unless (hipStreamCreateWithFlags (&stream, hipStreamNonBlocking) ==
       hipSuccess);
   fail_unless (hipMalloc (&scratch, MAX (hipf_box_blur_scratch_size (&limits,
-                  &planes[0]), hipf_box_blur_scratch_size (&limits,
-                  &planes[1]))) == hipSuccess);
+                  &planes[BANDS]), hipf_box_blur_scratch_size (&limits,
+                  &planes[STRIPS]))) == hipSuccess);
   for (f = 0; f < FRAMES; f++) {
-    RefPlane ref_in = { NULL, (gint) pitch, w, h, ch };
     gsize i;
 
     in[f] = g_malloc (size);
     for (i = 0; i < size; i++)
       in[f][i] = g_rand_int_range (hipf_test_rand (), 0, 256);
-    ref_in.data = in[f];
-    for (k = 0; k < 2; k++) {
-      RefPlane ref_out = { NULL, (gint) pitch, w, h, ch };
-
-      expected[f][k] = g_malloc0 (size);
-      ref_out.data = expected[f][k];
-      ref_box_blur_plane (&ref_in, &ref_out, planes[k].radius_x,
-          planes[k].radius_y, planes[k].border == HIPF_BORDER_MIRROR ?
-          REF_BORDER_MIRROR : REF_BORDER_WRAP);
-    }
     fail_unless (hipMalloc (&src[f], size) == hipSuccess);
     fail_unless (hipMemcpyAsync (src[f], in[f], size, hipMemcpyHostToDevice,
             stream) == hipSuccess);
   }
-  for (r = 0; r < RUNS; r++)
+  for (r = 0; r < RUNS; r++) {
+    const HipfBoxBlurPlane *pl = &planes[runs[r].plane];
+    RefPlane ref_in = { runs[r].input < 0 ? in[-1 - runs[r].input] :
+      expected[runs[r].input], (gint) pitch, w, h, ch
+    };
+    RefPlane ref_out = { NULL, (gint) pitch, w, h, ch };
+
+    expected[r] = g_malloc0 (size);
+    ref_out.data = expected[r];
+    ref_box_blur_plane (&ref_in, &ref_out, pl->radius_x, pl->radius_y,
+        pl->border == HIPF_BORDER_MIRROR ? REF_BORDER_MIRROR :
+        REF_BORDER_WRAP);
     fail_unless (hipMalloc (&dst[r], size) == hipSuccess);
+  }
 
   for (overlap = 1; overlap >= 0; overlap--) {
     limits.dependent_launch = limits.dependent_launch && overlap;
-    /* Frames 0, 1, 0, 1, ...; every third run a strip kernel. */
-    for (r = 0; r < RUNS; r++) {
+    for (r = 0; r < RUNS; r++)
       fail_unless (hipMemsetAsync (dst[r], 0xa5, size, stream) == hipSuccess);
-      err = hipf_box_blur (&limits, &planes[r % 3 == 2], src[r % FRAMES],
+    for (r = 0; r < RUNS; r++) {
+      err = hipf_box_blur (&limits, &planes[runs[r].plane],
+          runs[r].input < 0 ? src[-1 - runs[r].input] : dst[runs[r].input],
           pitch, dst[r], pitch, scratch, stream);
       fail_unless (err == hipSuccess, "%s", hipGetErrorString (err));
     }
     for (r = 0; r < RUNS; r++) {
-      const guint8 *want = expected[r % FRAMES][r % 3 == 2];
       gint y;
 
       fail_unless (hipMemcpyAsync (out, dst[r], size, hipMemcpyDeviceToHost,
@@ -801,9 +815,11 @@ GST_START_TEST (test_dependent_launches)
       err = hipStreamSynchronize (stream);
       fail_unless (err == hipSuccess, "%s", hipGetErrorString (err));
       for (y = 0; y < h; y++)
-        fail_unless (memcmp (out + y * pitch, want + y * pitch, w * ch) == 0,
-            "run %d (frame %d, %s, overlapping launches %d): row %d differs "
-            "(seed %u)", r, r % FRAMES, r % 3 == 2 ? "strips" : "bands",
+        fail_unless (memcmp (out + y * pitch, expected[r] + y * pitch,
+                w * ch) == 0, "run %d (%s of %s %d, overlapping launches "
+            "%d): row %d differs (seed %u)", r, runs[r].plane == BANDS ?
+            "bands" : "strips", runs[r].input < 0 ? "frame" : "run",
+            runs[r].input < 0 ? -1 - runs[r].input : runs[r].input,
             limits.dependent_launch, y, hipf_test_seed ());
     }
   }
@@ -811,11 +827,11 @@ GST_START_TEST (test_dependent_launches)
   for (f = 0; f < FRAMES; f++) {
     hipFree (src[f]);
     g_free (in[f]);
-    for (k = 0; k < 2; k++)
-      g_free (expected[f][k]);
   }
-  for (r = 0; r < RUNS; r++)
+  for (r = 0; r < RUNS; r++) {
     hipFree (dst[r]);
+    g_free (expected[r]);
+  }
   hipFree (scratch);
   hipStreamDestroy (stream);
   g_free (out);
