@@ -273,6 +273,12 @@ constexpr int kScanWarps = 32;          /* slots for per-warp scan totals */
 /* Rows loaded before any of them is added: enough loads in flight to hide
  * the memory latency of a column walk. */
 constexpr int kRowBatch = 8;
+/* Rows column_band_sums loads at once: a 4K plane's bands have 17 rows
+ * and 1080p's 9, two batches and one. Sixteen at once took 1.5 to 1.9 us
+ * longer at RGBA 4K radius 50 and 200: the kernel had 40 registers, too
+ * few to keep sixteen 16-byte loads in flight, and the 17th row took a
+ * round trip of its own. 4, 6 and 12 rows were slower than 9. */
+constexpr int kSumBatch = 9;
 /* Exact division by multiply-high: quotients are at most 255 and windows
  * hold at most 2^24 samples, so x < 2^8 * n. */
 constexpr int kQuotientBits = 8;
@@ -518,7 +524,7 @@ __global__ void column_band_sums (const uint8_t * __restrict__ src,
   if (chunk >= chunks)
     return;
   uint32_t v[W] = { };
-  add_rows<1, 2, 1, 2 * kRowBatch> (v, src, pitch, chunk, chunks,
+  add_rows<1, 2, 1, kSumBatch> (v, src, pitch, chunk, chunks,
       min (height, y0 + band_rows) - y0, [=](int d) { return y0 + d; });
   uint4 *out = reinterpret_cast<uint4 *>(prefix + (blockIdx.y + 1) * stride +
       chunk * W);
