@@ -936,12 +936,12 @@ __device__ inline void store_means (const uint32_t * prefix, int lag,
  * reciprocal a pixel, out of line, made the warps at the ends the ones
  * every barrier waited for, and the bands near the top and bottom, where
  * count_y changes, the ones the launch waited for: 11 us of RGBA 4K radius
- * 50 and 200, 34 us of RGB. Kernels of three- and four-word pixels take
- * it. Those of one and two words keep the reciprocals: their valid mode
- * gained 9 us with it, but mirror, the default, lost 1.4 to 3.6 us. */
+ * 50 and 200. Kernels of four-word pixels take it; those of one to three
+ * words spread the chunks at the row's ends over the block (edge_means),
+ * which was 2 to 9 us slower for four. */
 __host__ __device__ constexpr bool takes_cut_table (int pixel_words, int lanes)
 {
-  return lanes == 1 && (pixel_words == 3 || pixel_words == 4);
+  return lanes == 1 && pixel_words == 4;
 }
 
 __device__ inline void fill_cut_table (uint2 * cut, uint32_t count_y, int rx)
@@ -1017,35 +1017,9 @@ __device__ __noinline__ void store_edge_means (const uint32_t * prefix,
       make_uint4 (packed[0], packed[1], packed[2], packed[3]);
 }
 
-/* Means of a chunk of the valid mode's warps at the row's ends, from the
- * extended prefix and the cut table, a sample at a time. Inline: a call
- * saves and restores the registers it needs, in the warps every barrier
- * waits for. */
-template <int C>
-__device__ __forceinline__ void store_cut_means (const uint32_t * prefix,
-    int i0, const BandParams & p, int origin, const uint2 * cut,
-    uint8_t * out)
-{
-  const int samples = p.width * C;
-  uint32_t q[kChunk], packed[kChunk / 4];
-#pragma unroll
-  for (int j = 0; j < kChunk; ++j) {
-    const int i = min (i0 + j, samples - 1), x = i / C, c = i % C;
-    const int xa = x - p.radius_x, xb = x + p.radius_x + 1;
-    const int h = window_count (xa, xb, p.width, p.mode);
-    q[j] = cut_mean (prefix[padded<C> (origin + xb * C + c)] -
-        prefix[padded<C> (origin + xa * C + c)], cut[h - p.radius_x - 1]);
-  }
-#pragma unroll
-  for (int w = 0; w < kChunk / 4; ++w)
-    packed[w] = pick_bytes (q[4 * w], q[4 * w + 1], q[4 * w + 2],
-        q[4 * w + 3]);
-  *reinterpret_cast<uint4 *>(out) =
-      make_uint4 (packed[0], packed[1], packed[2], packed[3]);
-}
-
-/* store_cut_means for four-word pixels: a pixel at a time, two vector
- * reads, one table entry. */
+/* Means of a chunk of the valid mode's warps at the row's ends, for
+ * four-word pixels: a pixel at a time, two vector reads, one entry of the
+ * cut table. */
 __device__ inline void store_cut_pixels (const uint32_t * prefix, int lag,
     int lead, int x0, const BandParams & p, const uint2 * cut, uint8_t * out)
 {
@@ -1094,6 +1068,33 @@ __device__ inline void extend_periodic (uint32_t * prefix, int origin,
       e[c] = mirror ? (left ? first[c] - f[c] : 2 * total[c] - last[c] - f[c])
           : (left ? f[c] - total[c] : total[c] + f[c]);
     store_pixel<C> (prefix, origin + k * C, e);
+  }
+}
+
+/* The valid mode's means of the chunks at a row's ends, [0, left) and
+ * [right, chunks), a sample a thread of the block in turn: each pixel
+ * there has its own count of columns, and its own divisor. Spread over
+ * the block, they cost each thread a sample or a few; in the warps that
+ * own those chunks, they cost those warps 16 to 48 samples a row, and
+ * every other warp waited for them at the next barrier (RGB 4K radius 50
+ * 125 us against 98, GRAY8 57 against 42, H100). */
+template <int C>
+__device__ inline void edge_means (const uint32_t * prefix,
+    const BandParams & p, int origin, int left, int right, uint32_t count_y,
+    uint8_t * out)
+{
+  const int samples = p.width * C;
+  const int left_samples = min (left * kChunk, samples);
+  const int edge = left_samples + max (samples - right * kChunk, 0);
+  for (int e = threadIdx.x; e < edge; e += blockDim.x) {
+    const int i = e < left_samples ? e : right * kChunk + e - left_samples;
+    const int x = i / C, c = i % C;
+    const int xa = x - p.radius_x, xb = x + p.radius_x + 1;
+    const uint32_t sum = prefix[padded<C> (origin + xb * C + c)] -
+        prefix[padded<C> (origin + xa * C + c)];
+    const uint32_t n = window_count (xa, xb, p.width, p.mode) * count_y;
+    out[i] = (uint8_t) divide_by_reciprocal (sum + n / 2, n,
+        __frcp_rn ((float) n));
   }
 }
 
@@ -1157,7 +1158,7 @@ __device__ inline void apply (uint32_t (&v)[N], const Transition<CH> & q)
  * rewritten only after a barrier its readers have passed. Two rows a step
  * halve the barriers a row and give each warp two independent scans to
  * interleave, where registers allow. */
-template <int C, int CH, int L, int R>
+template <int C, int CH, int L, int R, bool EDGES>
 __global__ void __launch_bounds__ (band_threads (R * CH * Lanes<C, L>::kWords), 1)
 box_blur_bands (BandParams p)
 {
@@ -1200,7 +1201,16 @@ box_blur_bands (BandParams p)
    * that the out-of-line call is never divergent: with CUDA 13's nvcc, a
    * call made by some lanes only corrupted the other lanes' means. */
   bool at_edge = false;
-  if (!extended || p.mode == HIPF_BORDER_VALID) {
+  /* With EDGES, the valid mode's chunks at the row's ends, [0, left_chunks)
+   * and [right_chunk, chunks), are instead the whole block's, a sample a
+   * thread (edge_means), where the rows have the extension. */
+  static_assert (!EDGES || L == 1, "a sample a word");
+  const bool spread_edges = EDGES && extended && p.mode == HIPF_BORDER_VALID;
+  const int left_chunks = spread_edges ? min (p.chunks,
+      ceil_div (rx * C, kChunk)) : 0;
+  const int right_chunk = spread_edges ? max (left_chunks,
+      (width - rx) * C / kChunk) : p.chunks;
+  if (!spread_edges && (!extended || p.mode == HIPF_BORDER_VALID)) {
     const int first = warp * kWarpSize * S;
     const int last = min ((warp + 1) * kWarpSize * S, samples) - 1;
     at_edge = first / C < rx || last / C >= width - rx;
@@ -1448,6 +1458,15 @@ box_blur_bands (BandParams p)
       uint32_t lane_magic = p.magic;
       if (L == 2 && !exact)
         lane_magic = ((1u << 24) + n - 1) / n;
+      if (spread_edges)
+        edge_means<C> (row, p, origin, left_chunks, right_chunk, count_y,
+            row_out);
+      /* Chunks of this thread's that edge_means does not write. */
+      auto inner = [&](int chunk) {
+        if constexpr (EDGES)
+          return chunk >= left_chunks && chunk < right_chunk;
+        return chunk < p.chunks;
+      };
       /* The common case, chosen once a row rather than once a chunk, where
        * that did not make the kernel spill (three-byte pixels and the
        * lanes kernels), and the valid mode's warps at the row's ends. */
@@ -1456,7 +1475,7 @@ box_blur_bands (BandParams p)
 #pragma unroll
           for (int s = 0; s < CH; ++s) {
             const int chunk = threadIdx.x * CH + s;
-            if (chunk < p.chunks)
+            if (inner (chunk))
               store_means<C, L, Division::kExactByte> (row, chunk * W + lag,
                   lead, n, p.magic, p.shift, row_out + (size_t) chunk *
                   kChunk);
@@ -1477,7 +1496,7 @@ box_blur_bands (BandParams p)
       for (int s = 0; s < CH; ++s) {
         const int chunk = threadIdx.x * CH + s, ic = chunk * W;
         uint8_t *out = row_out + (size_t) chunk * kChunk;
-        if (chunk >= p.chunks)
+        if (EDGES ? !inner (chunk) : chunk >= p.chunks)
           continue;
         if (at_edge && counted) {
           /* Pixels within rx of the row's ends count fewer columns, h, and
@@ -1492,8 +1511,6 @@ box_blur_bands (BandParams p)
                 bias = ((uint32_t) h * count_y / 2) * m;
               }, out);
         }
-        else if (at_edge && cut)
-          store_cut_means<C> (row, ic, p, origin, cut_table, out);
         else if (at_edge)
           store_edge_means<C, L> (row, ic, p, origin, extended, count_y, out);
         else if (L == 2)
@@ -2137,10 +2154,10 @@ struct BandPlan
   size_t prefix_words;          /* words of a band prefix row */
 };
 
-template <int C, int CH, int L, int R>
+template <int C, int CH, int L, int R, bool EDGES = false>
 void *band_kernel ()
 {
-  return reinterpret_cast<void *>(box_blur_bands<C, CH, L, R>);
+  return reinterpret_cast<void *>(box_blur_bands<C, CH, L, R, EDGES>);
 }
 
 /* Four-channel rows take two chunks a thread, three-channel rows three
@@ -2150,9 +2167,14 @@ void *band_kernel ()
  * step where the registers hold them: lanes, and rows of one or two
  * channels up to 512 chunks (8192 pixels of GRAY8). Each kernel costs
  * minutes of AMD build time, and wider rows are rare enough for the
- * general path. */
+ * general path. Kernels of a sample a word spread the valid mode's means
+ * at the row's ends over the block (EDGES): one- and two-channel rows in
+ * a kernel of their own for that mode, since the code alone made their
+ * mirror mode 3 us slower at radius 50, three-channel rows in their only
+ * one. */
 template <int CHANNELS>
-void *band_kernel_chunks (int chunks_per_thread, int lanes, int rows)
+void *band_kernel_chunks (int chunks_per_thread, int lanes, int rows,
+    bool valid)
 {
   if (lanes == 2) {
     if constexpr (CHANNELS % 2 == 0)
@@ -2165,20 +2187,24 @@ void *band_kernel_chunks (int chunks_per_thread, int lanes, int rows)
         band_kernel<CHANNELS, 2, 1, 1> () : nullptr;
   else if constexpr (CHANNELS == 3)
     return chunks_per_thread == 3 && rows == 1 ?
-        band_kernel<CHANNELS, 3, 1, 1> () : nullptr;
+        band_kernel<CHANNELS, 3, 1, 1, true> () : nullptr;
+  else if (chunks_per_thread != 1 || rows != 2)
+    return nullptr;
   else
-    return chunks_per_thread == 1 && rows == 2 ?
-        band_kernel<CHANNELS, 1, 1, 2> () : nullptr;
+    return valid ? band_kernel<CHANNELS, 1, 1, 2, true> () :
+        band_kernel<CHANNELS, 1, 1, 2> ();
 }
 
 void *band_kernel_for (int channels, int chunks_per_thread, int lanes,
-    int rows)
+    int rows, HipfBorderMode mode)
 {
+  const bool valid = mode == HIPF_BORDER_VALID;
+  const int cpt = chunks_per_thread;
   switch (channels) {
-    case 1: return band_kernel_chunks<1> (chunks_per_thread, lanes, rows);
-    case 2: return band_kernel_chunks<2> (chunks_per_thread, lanes, rows);
-    case 3: return band_kernel_chunks<3> (chunks_per_thread, lanes, rows);
-    default: return band_kernel_chunks<4> (chunks_per_thread, lanes, rows);
+    case 1: return band_kernel_chunks<1> (cpt, lanes, rows, valid);
+    case 2: return band_kernel_chunks<2> (cpt, lanes, rows, valid);
+    case 3: return band_kernel_chunks<3> (cpt, lanes, rows, valid);
+    default: return band_kernel_chunks<4> (cpt, lanes, rows, valid);
   }
 }
 
@@ -2206,7 +2232,7 @@ BandPlan plan_bands (const HipfDeviceLimits * limits,
   plan.chunks_per_thread = p->channels == 3 ? 3 : p->channels == 4
       || lanes == 2 || chunks > max_threads ? 2 : 1;
   void *kernel = band_kernel_for (p->channels, plan.chunks_per_thread, lanes,
-      rows);
+      rows, p->border);
   if (!kernel)
     return plan;
   if (ceil_div (chunks, plan.chunks_per_thread) > min (max_threads,
@@ -2421,8 +2447,8 @@ hipf_box_blur (const HipfDeviceLimits * limits, const HipfBoxBlurPlane * p,
      * less at radius 50 and 200 (RGBA, RGB and GRAY8 4K, H100). */
     void *args[] = { &bp };
     return launch_dependent (limits, band_kernel_for (p->channels,
-            plan.chunks_per_thread, plan.lanes, plan.rows), dim3 (plan.bands),
-        dim3 (plan.threads), args, plan.shared, stream);
+            plan.chunks_per_thread, plan.lanes, plan.rows, p->border),
+        dim3 (plan.bands), dim3 (plan.threads), args, plan.shared, stream);
   }
 
   const int row_samples = p->width * p->channels;
