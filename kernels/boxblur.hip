@@ -1071,6 +1071,24 @@ __device__ inline void extend_periodic (uint32_t * prefix, int origin,
   }
 }
 
+/* exact_divider() for one row's n, on the device: m = ceil (2^(32+s) / n)
+ * from a double quotient, which is within one of it, and corrected. */
+__device__ inline bool row_divider (uint32_t n, uint32_t & magic, int & shift)
+{
+  if (n < 2)
+    return false;
+  const uint64_t bound = ((uint64_t) n * (n - 1)) << kQuotientBits;
+  const int s = max (0, 32 - __clzll ((long long) bound));
+  const uint64_t power = (uint64_t) 1 << (32 + s);
+  uint64_t m = (uint64_t) ((double) power / (double) n);
+  m += m * n < power;
+  if (m > 0xffffffffu)
+    return false;
+  magic = (uint32_t) m;
+  shift = s;
+  return true;
+}
+
 /* The valid mode's means of the chunks at a row's ends, [0, left) and
  * [right, chunks), a sample a thread of the block in turn: each pixel
  * there has its own count of columns, and its own divisor. Spread over
@@ -1157,8 +1175,12 @@ __device__ inline void apply (uint32_t (&v)[N], const Transition<CH> & q)
  * Nothing needs more, because each shared array is
  * rewritten only after a barrier its readers have passed. Two rows a step
  * halve the barriers a row and give each warp two independent scans to
- * interleave, where registers allow. */
-template <int C, int CH, int L, int R, bool EDGES>
+ * interleave, where registers allow. VALID compiles in the valid mode's
+ * own means for one to three words a pixel: the chunks at the row's ends
+ * spread over the block, and rows with fewer window rows divided exactly
+ * (row_divider). Four-word pixels have the cut table instead, and the
+ * lanes kernels their own multipliers. */
+template <int C, int CH, int L, int R, bool VALID>
 __global__ void __launch_bounds__ (band_threads (R * CH * Lanes<C, L>::kWords), 1)
 box_blur_bands (BandParams p)
 {
@@ -1201,11 +1223,13 @@ box_blur_bands (BandParams p)
    * that the out-of-line call is never divergent: with CUDA 13's nvcc, a
    * call made by some lanes only corrupted the other lanes' means. */
   bool at_edge = false;
-  /* With EDGES, the valid mode's chunks at the row's ends, [0, left_chunks)
-   * and [right_chunk, chunks), are instead the whole block's, a sample a
-   * thread (edge_means), where the rows have the extension. */
-  static_assert (!EDGES || L == 1, "a sample a word");
-  const bool spread_edges = EDGES && extended && p.mode == HIPF_BORDER_VALID;
+  /* One to three words a pixel, the valid mode's chunks at the row's
+   * ends, [0, left_chunks) and [right_chunk, chunks), are instead the
+   * whole block's, a sample a thread (edge_means), where the rows have the
+   * extension. */
+  static_assert (!VALID || L == 1, "a sample a word");
+  const bool spread_edges = VALID && !takes_cut_table (C, L) && extended
+      && p.mode == HIPF_BORDER_VALID;
   const int left_chunks = spread_edges ? min (p.chunks,
       ceil_div (rx * C, kChunk)) : 0;
   const int right_chunk = spread_edges ? max (left_chunks,
@@ -1458,12 +1482,20 @@ box_blur_bands (BandParams p)
       uint32_t lane_magic = p.magic;
       if (L == 2 && !exact)
         lane_magic = ((1u << 24) + n - 1) / n;
+      /* The valid mode's rows whose windows hold fewer rows divide exactly
+       * too, by a multiplier of their own: a division a chunk and a
+       * corrected quotient a sample took 1 to 2.4 us more at radius 50 and
+       * 200 (GRAY8 and RGB 4K), in the bands the launch waits for. */
+      uint32_t row_magic = 0;
+      int row_shift = 0;
+      const bool row_exact = VALID && !exact
+          && row_divider (n, row_magic, row_shift);
       if (spread_edges)
         edge_means<C> (row, p, origin, left_chunks, right_chunk, count_y,
             row_out);
       /* Chunks of this thread's that edge_means does not write. */
       auto inner = [&](int chunk) {
-        if constexpr (EDGES)
+        if constexpr (VALID)
           return chunk >= left_chunks && chunk < right_chunk;
         return chunk < p.chunks;
       };
@@ -1496,7 +1528,7 @@ box_blur_bands (BandParams p)
       for (int s = 0; s < CH; ++s) {
         const int chunk = threadIdx.x * CH + s, ic = chunk * W;
         uint8_t *out = row_out + (size_t) chunk * kChunk;
-        if (EDGES ? !inner (chunk) : chunk >= p.chunks)
+        if (VALID ? !inner (chunk) : chunk >= p.chunks)
           continue;
         if (at_edge && counted) {
           /* Pixels within rx of the row's ends count fewer columns, h, and
@@ -1522,6 +1554,9 @@ box_blur_bands (BandParams p)
         else if (exact)
           store_means<C, L, Division::kExactShifted> (row, ic + lag, lead, n,
               p.magic, p.shift, out);
+        else if (row_exact)
+          store_means<C, L, Division::kExactShifted> (row, ic + lag, lead, n,
+              row_magic, row_shift, out);
         else
           store_means<C, L, Division::kCorrected> (row, ic + lag, lead, n,
               0xffffffffu / n, 0, out);
@@ -2154,10 +2189,10 @@ struct BandPlan
   size_t prefix_words;          /* words of a band prefix row */
 };
 
-template <int C, int CH, int L, int R, bool EDGES = false>
+template <int C, int CH, int L, int R, bool VALID = false>
 void *band_kernel ()
 {
-  return reinterpret_cast<void *>(box_blur_bands<C, CH, L, R, EDGES>);
+  return reinterpret_cast<void *>(box_blur_bands<C, CH, L, R, VALID>);
 }
 
 /* Four-channel rows take two chunks a thread, three-channel rows three
@@ -2167,11 +2202,12 @@ void *band_kernel ()
  * step where the registers hold them: lanes, and rows of one or two
  * channels up to 512 chunks (8192 pixels of GRAY8). Each kernel costs
  * minutes of AMD build time, and wider rows are rare enough for the
- * general path. Kernels of a sample a word spread the valid mode's means
- * at the row's ends over the block (EDGES): one- and two-channel rows in
- * a kernel of their own for that mode, since the code alone made their
- * mirror mode 3 us slower at radius 50, three-channel rows in their only
- * one. */
+ * general path. One- and two-channel rows take a kernel of their own for
+ * the valid mode (VALID), since its code alone made their mirror mode 3 us
+ * slower at radius 50; three-channel rows have it in their only one.
+ * Four-channel rows keep one kernel, with their cut table: with a valid
+ * kernel of their own, their valid mode was no faster, and the other
+ * kernel's zero mode 2.5 to 4 us slower. */
 template <int CHANNELS>
 void *band_kernel_chunks (int chunks_per_thread, int lanes, int rows,
     bool valid)
