@@ -230,7 +230,7 @@ op_blur (DevFrame * f, const guint8 * src, const OpArgs * a)
     const GstHipPlane *pl = &f->layout.planes[p];
     HipfBoxBlurPlane bp = { pl->width, pl->height, pl->channels,
       (a->radius_x + (1 << pl->w_sub) - 1) >> pl->w_sub,
-      (a->radius_y + (1 << pl->h_sub) - 1) >> pl->h_sub, a->border
+      (a->radius_y + (1 << pl->h_sub) - 1) >> pl->h_sub, a->border, p > 0
     };
 
     CHECK (hipf_box_blur (a->limits, &bp, src + pl->offset, pl->pitch,

@@ -267,6 +267,7 @@ plane_params (const GstHipPlane * plane, gint rx, gint ry,
   params->radius_x = (rx + (1 << plane->w_sub) - 1) >> plane->w_sub;
   params->radius_y = (ry + (1 << plane->h_sub) - 1) >> plane->h_sub;
   params->border = border;
+  params->after_plane = 0;
 }
 
 static gboolean
@@ -342,6 +343,7 @@ blur_frame (GstBaseTransform * trans, guint index, hipStream_t stream)
     HipfBoxBlurPlane params;
 
     plane_params (plane, rx, ry, border, &params);
+    params.after_plane = p > 0;
     GST_LOG_OBJECT (self, "plane %u (%dx%d, %d channels), radius %d,%d: %s "
         "kernels", p, params.width, params.height, params.channels, rx, ry,
         hipf_box_blur_path (&dev->limits, &params));

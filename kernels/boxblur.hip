@@ -1618,6 +1618,7 @@ struct StripParams
   int strips;
   int band_rows;
   uint32_t magic;               /* the lanes' multiplier for a whole window */
+  int after_plane;              /* HipfBoxBlurPlane's */
 };
 
 /* The lane's pixels of row y (none where y < 0) as its chunks. A lane
@@ -1906,9 +1907,15 @@ box_blur_strips (StripParams p)
   constexpr int ST = Layout::kStride, L = ST * RX;
   static_assert (RX <= kMaxStripRadius, "a window past the lanes beside");
   static_assert (2 * RX + 1 <= kWarpSize, "a lane for each cut window");
-  /* Launched as a dependent of the kernel before it (the frame's previous
-   * plane's, say): no memory is touched before this. */
-  wait_for_prior_grid ();
+  /* Launched as a dependent of the kernel before it: no memory is touched
+   * before it has finished, unless that is the same frame's previous
+   * plane, which reads and writes none of this plane's memory. The next
+   * kernel may launch once every block has passed this point: past the
+   * wait, so that a plane that does not wait still starts only after what
+   * came before the frame (NV12 4K radius 6 3.3 us faster, H100). */
+  if (!p.after_plane)
+    wait_for_prior_grid ();
+  allow_dependent_grid ();
   const int lane = threadIdx.x % kWarpSize;
   const int strip = blockIdx.x * kStripWarps + threadIdx.x / kWarpSize;
   if (strip >= p.strips)
@@ -2419,7 +2426,7 @@ hipf_box_blur (const HipfDeviceLimits * limits, const HipfBoxBlurPlane * p,
         (uint32_t) (2 * p->radius_y + 1);
     StripParams sp = { src, src_pitch, dst, dst_pitch, p->width, p->height,
       p->radius_y, p->border, strips.strips, strips.band_rows,
-      ((1u << 24) + window - 1) / window };
+      ((1u << 24) + window - 1) / window, p->after_plane };
     void *args[] = { &sp };
     return launch_dependent (limits, strips.kernel,
         dim3 (strips.blocks_per_band, strips.bands), dim3 (strips.threads),

@@ -52,6 +52,12 @@ typedef struct {
   int radius_x;
   int radius_y;
   HipfBorderMode border;
+  /* Nonzero where the last work before this call on the stream is
+   * hipf_box_blur() of another plane of the same frame, whose source and
+   * destination do not overlap this plane's: a plane that takes the strip
+   * kernels then starts without waiting for that one to finish (the first
+   * plane's kernels wait for what came before the frame). */
+  int after_plane;
 } HipfBoxBlurPlane;
 
 /* Bytes of device scratch memory hipf_box_blur() needs for @plane. */

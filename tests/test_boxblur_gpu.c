@@ -841,6 +841,136 @@ GST_START_TEST (test_dependent_launches)
 
 GST_END_TEST;
 
+/* Frames of two planes, the second blurred with after_plane set, so that
+ * its strip kernels start without waiting for the first plane's kernels:
+ * a chain of frames, each the blur of the one before, strips and bands
+ * mixed. The second plane must still see its whole input, which the
+ * kernels of the frame before wrote, and where it takes the band kernels
+ * it must wait anyway: both planes share one scratch. Run with the
+ * overlap and without. */
+GST_START_TEST (test_planes_in_turn)
+{
+  enum { STRIPS, BANDS, FRAME = -1 };
+  static const struct
+  {
+    gint path[2], input;
+  } runs[] = {
+    {{STRIPS, STRIPS}, FRAME}, {{STRIPS, STRIPS}, 0}, {{BANDS, BANDS}, 1},
+    {{STRIPS, STRIPS}, 2}, {{BANDS, STRIPS}, 3}, {{STRIPS, BANDS}, 4},
+    {{STRIPS, STRIPS}, 5},
+  };
+  enum { RUNS = G_N_ELEMENTS (runs) };
+  /* A luma plane and its half-size two-channel chroma plane, radii that
+   * take the strip kernels (planes this small get bands of a row or two,
+   * which start windows of three rows at most) and radii that take the
+   * band kernels. */
+  const gint w[2] = { 1024, 512 }, h[2] = { 600, 300 }, ch[2] = { 1, 2 };
+  const gint radius[2][2] = { {1, 1}, {40, 20} };
+  const gsize pitch[2] = { GST_ROUND_UP_16 (w[0] * ch[0]),
+    GST_ROUND_UP_16 (w[1] * ch[1])
+  };
+  const gsize offset[2] = { 0, pitch[0] * h[0] };
+  const gsize size = offset[1] + pitch[1] * h[1];
+  HipfDeviceLimits limits;
+  hipError_t err = hipf_device_limits_query (0, &limits);
+  guint8 *in = g_malloc (size), *out = g_malloc (size), *expected[RUNS];
+  void *src, *dst[RUNS], *scratch;
+  gsize scratch_size = 0, i;
+  hipStream_t stream;
+  gint r, k, overlap;
+
+  fail_unless (err == hipSuccess, "%s", hipGetErrorString (err));
+  for (k = 0; k < 2; k++) {
+    gint path;
+
+    for (path = STRIPS; path <= BANDS; path++) {
+      const HipfBoxBlurPlane pl = { w[k], h[k], ch[k], radius[path][k],
+        radius[path][k], HIPF_BORDER_MIRROR, k
+      };
+
+      fail_unless_equals_string (hipf_box_blur_path (&limits, &pl),
+          path == BANDS ? "bands" : "strips");
+      scratch_size = MAX (scratch_size,
+          hipf_box_blur_scratch_size (&limits, &pl));
+    }
+  }
+  fail_unless (hipStreamCreateWithFlags (&stream, hipStreamNonBlocking) ==
+      hipSuccess);
+  fail_unless (hipMalloc (&scratch, scratch_size) == hipSuccess);
+  for (i = 0; i < size; i++)
+    in[i] = g_rand_int_range (hipf_test_rand (), 0, 256);
+  fail_unless (hipMalloc (&src, size) == hipSuccess);
+  fail_unless (hipMemcpyAsync (src, in, size, hipMemcpyHostToDevice,
+          stream) == hipSuccess);
+  for (r = 0; r < RUNS; r++) {
+    const guint8 *from = runs[r].input < 0 ? in : expected[runs[r].input];
+
+    expected[r] = g_malloc0 (size);
+    for (k = 0; k < 2; k++) {
+      RefPlane ref_in = { (guint8 *) from + offset[k], (gint) pitch[k], w[k],
+        h[k], ch[k]
+      };
+      RefPlane ref_out = { expected[r] + offset[k], (gint) pitch[k], w[k],
+        h[k], ch[k]
+      };
+      const gint rk = radius[runs[r].path[k]][k];
+
+      ref_box_blur_plane (&ref_in, &ref_out, rk, rk, REF_BORDER_MIRROR);
+    }
+    fail_unless (hipMalloc (&dst[r], size) == hipSuccess);
+  }
+
+  for (overlap = 1; overlap >= 0; overlap--) {
+    limits.dependent_launch = limits.dependent_launch && overlap;
+    for (r = 0; r < RUNS; r++)
+      fail_unless (hipMemsetAsync (dst[r], 0xa5, size, stream) == hipSuccess);
+    for (r = 0; r < RUNS; r++) {
+      const guint8 *from = runs[r].input < 0 ? src : dst[runs[r].input];
+
+      for (k = 0; k < 2; k++) {
+        const gint rk = radius[runs[r].path[k]][k];
+        const HipfBoxBlurPlane pl = { w[k], h[k], ch[k], rk, rk,
+          HIPF_BORDER_MIRROR, k
+        };
+
+        err = hipf_box_blur (&limits, &pl, from + offset[k], pitch[k],
+            (guint8 *) dst[r] + offset[k], pitch[k], scratch, stream);
+        fail_unless (err == hipSuccess, "%s", hipGetErrorString (err));
+      }
+    }
+    for (r = 0; r < RUNS; r++) {
+      fail_unless (hipMemcpyAsync (out, dst[r], size, hipMemcpyDeviceToHost,
+              stream) == hipSuccess);
+      err = hipStreamSynchronize (stream);
+      fail_unless (err == hipSuccess, "%s", hipGetErrorString (err));
+      for (k = 0; k < 2; k++) {
+        gint y;
+
+        for (y = 0; y < h[k]; y++) {
+          const gsize at = offset[k] + y * pitch[k];
+
+          fail_unless (memcmp (out + at, expected[r] + at, w[k] * ch[k]) == 0,
+              "run %d, plane %d (%s, overlapping launches %d): row %d "
+              "differs (seed %u)", r, k, runs[r].path[k] == BANDS ? "bands" :
+              "strips", limits.dependent_launch, y, hipf_test_seed ());
+        }
+      }
+    }
+  }
+
+  for (r = 0; r < RUNS; r++) {
+    hipFree (dst[r]);
+    g_free (expected[r]);
+  }
+  hipFree (src);
+  hipFree (scratch);
+  hipStreamDestroy (stream);
+  g_free (in);
+  g_free (out);
+}
+
+GST_END_TEST;
+
 static Suite *
 boxblur_gpu_suite (void)
 {
@@ -858,6 +988,7 @@ boxblur_gpu_suite (void)
   tcase_add_test (tc, test_tall_bands);
   tcase_add_test (tc, test_cut_windows);
   tcase_add_test (tc, test_dependent_launches);
+  tcase_add_test (tc, test_planes_in_turn);
   tcase_add_test (tc, test_strips);
   tcase_add_test (tc, test_padded_input);
   tcase_add_test (tc, test_padded_output);
