@@ -535,6 +535,29 @@ static const HipfBorderMode kernel_modes[REF_N_BORDERS] = { HIPF_BORDER_ZERO,
   HIPF_BORDER_CLAMP, HIPF_BORDER_MIRROR, HIPF_BORDER_WRAP, HIPF_BORDER_VALID
 };
 
+/* Fills each of @n device outputs with 0xa5, a value no blur of random
+ * samples leaves everywhere, so that a kernel that writes nothing fails. */
+static void
+poison_outputs (void *const *dst, gint n, gsize size, hipStream_t stream)
+{
+  gint i;
+
+  for (i = 0; i < n; i++)
+    fail_unless (hipMemsetAsync (dst[i], 0xa5, size, stream) == hipSuccess);
+}
+
+/* Copies @size bytes of device memory to @out once @stream gets there. */
+static void
+download (guint8 * out, const void *dst, gsize size, hipStream_t stream)
+{
+  hipError_t err;
+
+  fail_unless (hipMemcpyAsync (out, dst, size, hipMemcpyDeviceToHost,
+          stream) == hipSuccess);
+  err = hipStreamSynchronize (stream);
+  fail_unless (err == hipSuccess, "%s", hipGetErrorString (err));
+}
+
 /* The launch wrapper driven directly, on a plane of random samples (all
  * 255 where white) with rows padded by @padding bytes, in every border
  * mode, against the reference; the plane must take the kernels of @path. */
@@ -569,14 +592,11 @@ check_kernel_plane (const HipfDeviceLimits * limits, gint ch, gint w, gint h,
     fail_unless_equals_string (hipf_box_blur_path (limits, &plane), path);
     /* Not the previous mode's output, which is right away from the edges
      * whatever this mode's kernel writes. */
-    fail_unless (hipMemsetAsync (dst, 0xa5, size, NULL) == hipSuccess);
+    poison_outputs (&dst, 1, size, NULL);
     err = hipf_box_blur (limits, &plane, src, pitch, dst, pitch, scratch,
         NULL);
     fail_unless (err == hipSuccess, "%s", hipGetErrorString (err));
-    fail_unless (hipMemcpyAsync (out, dst, size, hipMemcpyDeviceToHost,
-            NULL) == hipSuccess);
-    err = hipStreamSynchronize (NULL);
-    fail_unless (err == hipSuccess, "%s", hipGetErrorString (err));
+    download (out, dst, size, NULL);
 
     ref_box_blur_plane (&ref_in, &ref_out, rx, ry, m);
     for (y = 0; y < h; y++)
@@ -801,8 +821,7 @@ GST_START_TEST (test_dependent_launches)
 
   for (overlap = 1; overlap >= 0; overlap--) {
     limits.dependent_launch = limits.dependent_launch && overlap;
-    for (r = 0; r < RUNS; r++)
-      fail_unless (hipMemsetAsync (dst[r], 0xa5, size, stream) == hipSuccess);
+    poison_outputs (dst, RUNS, size, stream);
     for (r = 0; r < RUNS; r++) {
       err = hipf_box_blur (&limits, &planes[runs[r].plane],
           runs[r].input < 0 ? src[-1 - runs[r].input] : dst[runs[r].input],
@@ -812,10 +831,7 @@ GST_START_TEST (test_dependent_launches)
     for (r = 0; r < RUNS; r++) {
       gint y;
 
-      fail_unless (hipMemcpyAsync (out, dst[r], size, hipMemcpyDeviceToHost,
-              stream) == hipSuccess);
-      err = hipStreamSynchronize (stream);
-      fail_unless (err == hipSuccess, "%s", hipGetErrorString (err));
+      download (out, dst[r], size, stream);
       for (y = 0; y < h; y++)
         fail_unless (memcmp (out + y * pitch, expected[r] + y * pitch,
                 w * ch) == 0, "run %d (%s of %s %d, overlapping launches "
@@ -922,8 +938,7 @@ GST_START_TEST (test_planes_in_turn)
 
   for (overlap = 1; overlap >= 0; overlap--) {
     limits.dependent_launch = limits.dependent_launch && overlap;
-    for (r = 0; r < RUNS; r++)
-      fail_unless (hipMemsetAsync (dst[r], 0xa5, size, stream) == hipSuccess);
+    poison_outputs (dst, RUNS, size, stream);
     for (r = 0; r < RUNS; r++) {
       const guint8 *from = runs[r].input < 0 ? src : dst[runs[r].input];
 
@@ -939,10 +954,7 @@ GST_START_TEST (test_planes_in_turn)
       }
     }
     for (r = 0; r < RUNS; r++) {
-      fail_unless (hipMemcpyAsync (out, dst[r], size, hipMemcpyDeviceToHost,
-              stream) == hipSuccess);
-      err = hipStreamSynchronize (stream);
-      fail_unless (err == hipSuccess, "%s", hipGetErrorString (err));
+      download (out, dst[r], size, stream);
       for (k = 0; k < 2; k++) {
         gint y;
 
