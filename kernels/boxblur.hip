@@ -1574,14 +1574,17 @@ box_blur_bands (BandParams p)
  * does. The lanes beside
  * lend their sums by shuffles, so a row needs no scan, no prefix, no
  * shared memory and no barrier. A warp's first and last lanes only lend:
- * neighbouring strips overlap by a lane each side, and every warp runs on
- * its own. Lanes whose pixels cross the row's ends read each pixel from
- * the column the border mode takes it from, so that the lanes beside see
- * the border-extended row. */
+ * neighbouring strips overlap by a lane each side, and past its band's
+ * start every warp runs on its own. Lanes whose pixels cross the row's
+ * ends read each pixel from the column the border mode takes it from, so
+ * that the lanes beside see the border-extended row. */
 constexpr int kLanePixels = 8;
 constexpr int kMaxStripRadius = kLanePixels;
-/* Warps a block: any number would do, since warps never wait on each
- * other; eight at 128 registers fill a multiprocessor in two blocks. */
+/* Warps a block: eight at 128 registers fill a multiprocessor in two
+ * blocks. Where bands share their starts (shares_band_starts), a block
+ * holds the same strips of two neighbouring bands, which walk away from
+ * their common boundary and share the rows their first windows have in
+ * common. */
 constexpr int kStripWarps = 8;
 constexpr int kStripThreads = kStripWarps * kWarpSize;
 
@@ -1891,6 +1894,15 @@ __device__ inline void run_window_sums (const uint32_t (&v)[R],
   }
 }
 
+/* Whether the strip kernel's bands of CH-byte pixels share the rows of
+ * their first windows in pairs (box_blur_strips). Lanes of three bytes,
+ * and of one byte in the valid mode, sum their own: with the exchange
+ * their registers spilled more. */
+__host__ __device__ constexpr bool shares_band_starts (int ch, bool cut)
+{
+  return ch % 2 == 0 || (ch == 1 && !cut);
+}
+
 /* CUT: the kernel for the valid mode, for lanes of bytes, whose code for
  * cut windows spills the others' registers (three-byte mirror rows 12 %
  * slower); the other lanes always carry it. */
@@ -1916,9 +1928,21 @@ box_blur_strips (StripParams p)
   if (!p.after_plane)
     wait_for_prior_grid ();
   allow_dependent_grid ();
-  const int lane = threadIdx.x % kWarpSize;
-  const int strip = blockIdx.x * kStripWarps + threadIdx.x / kWarpSize;
-  if (strip >= p.strips)
+  /* Where the bands share their starts, warp w < pair_strips walks band
+   * 2 blockIdx.y up from its last row, and warp w + pair_strips the same
+   * strip of the band below down from its first: both start at their
+   * common boundary. Elsewhere a block's warps are strips of band
+   * blockIdx.y, and even bands walk down, odd ones up, as in
+   * box_blur_bands. */
+  constexpr bool SHARE = shares_band_starts (CH, CUT);
+  const int lane = threadIdx.x % kWarpSize, warp = threadIdx.x / kWarpSize;
+  const int pair_strips = blockDim.x / (2 * kWarpSize);
+  const int lower = SHARE ? warp / pair_strips : blockIdx.y % 2;
+  const int strip = SHARE ? blockIdx.x * pair_strips + warp % pair_strips :
+      blockIdx.x * kStripWarps + warp;
+  const bool in_plane = strip < p.strips;
+  /* Warps that take no part in a barrier leave at once. */
+  if (!SHARE && !in_plane)
     return;
   const int width = p.width, height = p.height, ry = p.radius_y;
   const HipfBorderMode mode = p.mode;
@@ -1961,26 +1985,58 @@ box_blur_strips (StripParams p)
       load_lane<CH> (p, y, x0, whole, needed, col, q);
   };
 
-  /* Even bands walk down, odd ones up, as in box_blur_bands. */
-  const int y0 = blockIdx.y * p.band_rows;
-  const int rows = min (height, y0 + p.band_rows) - y0;
-  const int dir = blockIdx.y % 2 ? -1 : 1;
+  const int boundary = (2 * blockIdx.y + 1) * p.band_rows;
+  const int y0 = SHARE ? (lower ? boundary : boundary - p.band_rows) :
+      blockIdx.y * p.band_rows;
+  const int rows = max (0, min (height, y0 + p.band_rows) - y0);
+  const int dir = SHARE ? (lower ? 1 : -1) : (lower ? -1 : 1);
   const int first = dir > 0 ? y0 : y0 + rows - 1;
 
   /* Lanes of bytes load half as many rows at once: their edge runs take
    * the registers (eight one-byte rows spilled 22 to 44 bytes). */
   constexpr int B = BYTES ? kRowBatch / 2 : kRowBatch;
   uint32_t v[S] = { };
-  for (int d = 0; d < 2 * ry + 1; d += B) {
-    uint4 q[B][N];
+  auto add_rows = [&](int from, int count) {
+    for (int d = 0; d < count; d += B) {
+      uint4 q[B][N];
 #pragma unroll
-    for (int b = 0; b < B; ++b)
-      load (d + b <= 2 * ry ? border_row (first - ry + d + b, height, mode) :
-          -1, q[b]);
+      for (int b = 0; b < B; ++b)
+        load (d + b < count ? border_row (from + d + b, height, mode) : -1,
+            q[b]);
 #pragma unroll
-    for (int b = 0; b < B; ++b)
-      add_lane<CH> (v, q[b]);
+      for (int b = 0; b < B; ++b)
+        add_lane<CH> (v, q[b]);
+    }
+  };
+  /* The two bands' first windows share all rows but one each: each warp
+   * sums the half on its side of the boundary and takes the other half
+   * from its partner, so a band starts with radius_y + 1 rows, not
+   * 2 radius_y + 1. Whether a pair shares is the same for all its
+   * block's warps, which all meet at the barrier. */
+  __shared__ uint32_t shared_half[SHARE ? kStripWarps : 1][S][kWarpSize];
+  if (SHARE && boundary < height && ry > 0) {
+    if (in_plane)
+      add_rows (lower ? boundary : boundary - ry, ry);
+#pragma unroll
+    for (int k = 0; k < S; ++k)
+      shared_half[warp][k][lane] = v[k];
+    /* The row of its own, on its way while the partner finishes. */
+    uint4 own[N];
+    if (in_plane)
+      load (border_row (lower ? boundary + ry : boundary - 1 - ry, height,
+              mode), own);
+    __syncthreads ();
+    const int partner = lower ? warp - pair_strips : warp + pair_strips;
+#pragma unroll
+    for (int k = 0; k < S; ++k)
+      v[k] += shared_half[partner][k][lane];
+    if (in_plane)
+      add_lane<CH> (v, own);
+  } else if (in_plane && rows > 0) {
+    add_rows (first - ry, 2 * ry + 1);
   }
+  if (!in_plane || rows == 0)
+    return;
 
   /* The rows entering and leaving the window on the way to output row
    * step, loaded AHEAD steps ahead. */
@@ -2101,8 +2157,8 @@ struct StripPlan
   void *kernel;
   int strips;
   int threads;
-  int blocks_per_band;
-  int bands;
+  int blocks_x;                 /* blocks a band's (or pair's) strips take */
+  int blocks_y;                 /* bands, or pairs of bands */
   int band_rows;
 };
 
@@ -2156,20 +2212,28 @@ StripPlan plan_strips (const HipfDeviceLimits * limits,
   plan.strips = bytes ? ceil_div (p->width * p->channels,
       (limits->warp_size - 2) * StripLayout<1>::kPixels) :
       ceil_div (p->width, (limits->warp_size - 2) * kLanePixels);
-  const int warps = plan.strips < kStripWarps ? plan.strips : kStripWarps;
-  plan.threads = warps * limits->warp_size;
-  plan.blocks_per_band = ceil_div (plan.strips, warps);
+  /* A block: strips of one band, or the same strips of a pair of bands. */
+  const bool share = shares_band_starts (p->channels,
+      bytes && mode == HIPF_BORDER_VALID);
+  const int bands_a_block = share ? 2 : 1;
+  const int strips_a_block = plan.strips < kStripWarps / bands_a_block ?
+      plan.strips : kStripWarps / bands_a_block;
+  plan.threads = bands_a_block * strips_a_block * limits->warp_size;
+  plan.blocks_x = ceil_div (plan.strips, strips_a_block);
   /* As many bands as fill the device, each band's strips together. */
   const int per_mp = resident_blocks (plan.kernel, plan.threads, 0,
       limits->shared_mem_optin);
-  int bands = per_mp * limits->multiprocessors / plan.blocks_per_band;
+  int bands = per_mp * limits->multiprocessors / plan.blocks_x *
+      bands_a_block;
   bands = bands > 0 ? bands : 1;
   plan.band_rows = ceil_div (p->height, bands);
-  /* Every band sums its first window from the rows: where that is more
-   * than a few bands' rows, the band path's prefixes cost less. */
+  /* Every band sums its first window, or half of it, from the rows: where
+   * that is more than a few bands' rows, the band path's prefixes cost
+   * less. */
   if (2 * p->radius_y + 1 > 3 * plan.band_rows)
     return plan;
-  plan.bands = ceil_div (p->height, plan.band_rows);
+  plan.blocks_y = ceil_div (ceil_div (p->height, plan.band_rows),
+      bands_a_block);
   plan.ok = true;
   return plan;
 }
@@ -2429,7 +2493,7 @@ hipf_box_blur (const HipfDeviceLimits * limits, const HipfBoxBlurPlane * p,
       ((1u << 24) + window - 1) / window, p->after_plane };
     void *args[] = { &sp };
     return launch_dependent (limits, strips.kernel,
-        dim3 (strips.blocks_per_band, strips.bands), dim3 (strips.threads),
+        dim3 (strips.blocks_x, strips.blocks_y), dim3 (strips.threads),
         args, 0, stream);
   }
 
