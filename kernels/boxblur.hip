@@ -1936,7 +1936,7 @@ box_blur_strips (StripParams p)
    * box_blur_bands. */
   constexpr bool SHARE = shares_band_starts (CH, CUT);
   const int lane = threadIdx.x % kWarpSize, warp = threadIdx.x / kWarpSize;
-  const int pair_strips = blockDim.x / (2 * kWarpSize);
+  const int pair_strips = max (1, (int) blockDim.x / (2 * kWarpSize));
   const int lower = SHARE ? warp / pair_strips : blockIdx.y % 2;
   const int strip = SHARE ? blockIdx.x * pair_strips + warp % pair_strips :
       blockIdx.x * kStripWarps + warp;
@@ -2014,12 +2014,15 @@ box_blur_strips (StripParams p)
    * 2 radius_y + 1. Whether a pair shares is the same for all its
    * block's warps, which all meet at the barrier. */
   __shared__ uint32_t shared_half[SHARE ? kStripWarps : 1][S][kWarpSize];
-  if (SHARE && boundary < height && ry > 0) {
+  bool paired = false;
+  if constexpr (SHARE)
+    paired = boundary < height && ry > 0;
+  if (paired) {
     if (in_plane)
       add_rows (lower ? boundary : boundary - ry, ry);
 #pragma unroll
     for (int k = 0; k < S; ++k)
-      shared_half[warp][k][lane] = v[k];
+      shared_half[SHARE ? warp : 0][k][lane] = v[k];
     /* The row of its own, on its way while the partner finishes. */
     uint4 own[N];
     if (in_plane)
@@ -2029,7 +2032,7 @@ box_blur_strips (StripParams p)
     const int partner = lower ? warp - pair_strips : warp + pair_strips;
 #pragma unroll
     for (int k = 0; k < S; ++k)
-      v[k] += shared_half[partner][k][lane];
+      v[k] += shared_half[SHARE ? partner : 0][k][lane];
     if (in_plane)
       add_lane<CH> (v, own);
   } else if (in_plane && rows > 0) {
@@ -2220,9 +2223,9 @@ StripPlan plan_strips (const HipfDeviceLimits * limits,
       plan.strips : kStripWarps / bands_a_block;
   plan.threads = bands_a_block * strips_a_block * limits->warp_size;
   plan.blocks_x = ceil_div (plan.strips, strips_a_block);
-  /* As many bands as fill the device, each band's strips together. */
-  const int per_mp = resident_blocks (plan.kernel, plan.threads, 0,
-      limits->shared_mem_optin);
+  /* As many bands as fill the device, each band's strips together. The
+   * kernels take no dynamic shared memory. */
+  const int per_mp = resident_blocks (plan.kernel, plan.threads, 0, 0);
   int bands = per_mp * limits->multiprocessors / plan.blocks_x *
       bands_a_block;
   bands = bands > 0 ? bands : 1;
