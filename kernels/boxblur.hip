@@ -1894,19 +1894,30 @@ __device__ inline void run_window_sums (const uint32_t (&v)[R],
   }
 }
 
-/* Whether the strip kernel's bands of CH-byte pixels share the rows of
- * their first windows in pairs (box_blur_strips). Lanes of three bytes,
- * and of one byte in the valid mode, sum their own: with the exchange
- * their registers spilled more. */
+/* Whether the strip kernel's bands of CH-byte pixels can share the rows
+ * of their first windows in pairs (box_blur_strips). A pair saves
+ * radius_y rows a band and costs a barrier and blocks of half as many
+ * strips; on the H100 that paid for lanes of one and two bytes (GRAY8 4K
+ * radius 6 23.3 -> 19.7 us, two-byte 4K 33.9 -> 32.2) and not for four
+ * (RGBA 4K radius 6 0.4 us slower). Three-byte lanes, and one-byte ones
+ * in the valid mode, spilled more with the exchange, and ran up to twice
+ * as long where they summed their start rows out of line to make room. */
 __host__ __device__ constexpr bool shares_band_starts (int ch, bool cut)
 {
-  return ch % 2 == 0 || (ch == 1 && !cut);
+  return ch == 2 || (ch == 1 && !cut);
 }
+
+/* Below this radius_y a pair cost more than it saved: up to 1.4 us on
+ * the H100 (two-byte 4K radius 1 27.1 -> 28.5), and 1.9 us saved at
+ * radius 4 (GRAY8 4K). */
+constexpr int kPairMinRadius = 4;
 
 /* CUT: the kernel for the valid mode, for lanes of bytes, whose code for
  * cut windows spills the others' registers (three-byte mirror rows 12 %
- * slower); the other lanes always carry it. */
-template <int CH, int RX, bool CUT>
+ * slower); the other lanes always carry it. PAIRS: bands share their
+ * starts in pairs (shares_band_starts); a kernel of its own, so that the
+ * others keep their registers. */
+template <int CH, int RX, bool CUT, bool PAIRS>
 __global__ void __launch_bounds__ (kStripThreads, 2)
 box_blur_strips (StripParams p)
 {
@@ -1934,15 +1945,16 @@ box_blur_strips (StripParams p)
    * common boundary. Elsewhere a block's warps are strips of band
    * blockIdx.y, and even bands walk down, odd ones up, as in
    * box_blur_bands. */
-  constexpr bool SHARE = shares_band_starts (CH, CUT);
+  static_assert (!PAIRS || shares_band_starts (CH, CUT),
+      "lanes that do not pair");
   const int lane = threadIdx.x % kWarpSize, warp = threadIdx.x / kWarpSize;
   const int pair_strips = max (1, (int) blockDim.x / (2 * kWarpSize));
-  const int lower = SHARE ? warp / pair_strips : blockIdx.y % 2;
-  const int strip = SHARE ? blockIdx.x * pair_strips + warp % pair_strips :
+  const int lower = PAIRS ? warp / pair_strips : blockIdx.y % 2;
+  const int strip = PAIRS ? blockIdx.x * pair_strips + warp % pair_strips :
       blockIdx.x * kStripWarps + warp;
   const bool in_plane = strip < p.strips;
   /* Warps that take no part in a barrier leave at once. */
-  if (!SHARE && !in_plane)
+  if (!PAIRS && !in_plane)
     return;
   const int width = p.width, height = p.height, ry = p.radius_y;
   const HipfBorderMode mode = p.mode;
@@ -1986,10 +1998,11 @@ box_blur_strips (StripParams p)
   };
 
   const int boundary = (2 * blockIdx.y + 1) * p.band_rows;
-  const int y0 = SHARE ? (lower ? boundary : boundary - p.band_rows) :
+  const int y0 = PAIRS ? (lower ? boundary : boundary - p.band_rows) :
       blockIdx.y * p.band_rows;
-  const int rows = max (0, min (height, y0 + p.band_rows) - y0);
-  const int dir = SHARE ? (lower ? 1 : -1) : (lower ? -1 : 1);
+  /* None only for a pair's lower band past the plane's end. */
+  const int rows = min (height, y0 + p.band_rows) - y0;
+  const int dir = PAIRS ? (lower ? 1 : -1) : (lower ? -1 : 1);
   const int first = dir > 0 ? y0 : y0 + rows - 1;
 
   /* Lanes of bytes load half as many rows at once: their edge runs take
@@ -2013,16 +2026,16 @@ box_blur_strips (StripParams p)
    * from its partner, so a band starts with radius_y + 1 rows, not
    * 2 radius_y + 1. Whether a pair shares is the same for all its
    * block's warps, which all meet at the barrier. */
-  __shared__ uint32_t shared_half[SHARE ? kStripWarps : 1][S][kWarpSize];
+  extern __shared__ uint32_t strip_halves[];
   bool paired = false;
-  if constexpr (SHARE)
+  if constexpr (PAIRS)
     paired = boundary < height && ry > 0;
   if (paired) {
     if (in_plane)
       add_rows (lower ? boundary : boundary - ry, ry);
 #pragma unroll
     for (int k = 0; k < S; ++k)
-      shared_half[SHARE ? warp : 0][k][lane] = v[k];
+      strip_halves[(warp * S + k) * kWarpSize + lane] = v[k];
     /* The row of its own, on its way while the partner finishes. */
     uint4 own[N];
     if (in_plane)
@@ -2032,13 +2045,13 @@ box_blur_strips (StripParams p)
     const int partner = lower ? warp - pair_strips : warp + pair_strips;
 #pragma unroll
     for (int k = 0; k < S; ++k)
-      v[k] += shared_half[SHARE ? partner : 0][k][lane];
+      v[k] += strip_halves[(partner * S + k) * kWarpSize + lane];
     if (in_plane)
       add_lane<CH> (v, own);
-  } else if (in_plane && rows > 0) {
+  } else if (!PAIRS || (in_plane && rows > 0)) {
     add_rows (first - ry, 2 * ry + 1);
   }
-  if (!in_plane || rows == 0)
+  if (PAIRS && (!in_plane || rows <= 0))
     return;
 
   /* The rows entering and leaving the window on the way to output row
@@ -2163,34 +2176,42 @@ struct StripPlan
   int blocks_x;                 /* blocks a band's (or pair's) strips take */
   int blocks_y;                 /* bands, or pairs of bands */
   int band_rows;
+  size_t shared;                /* the pairs' halves */
 };
 
-template <int CH, bool CUT>
+template <int CH, bool CUT, bool PAIRS>
 void *strip_kernel_for (int rx)
 {
+  using Kernel = void (*) (StripParams);
+  Kernel k = nullptr;
   switch (rx) {
-    case 1: return reinterpret_cast<void *>(box_blur_strips<CH, 1, CUT>);
-    case 2: return reinterpret_cast<void *>(box_blur_strips<CH, 2, CUT>);
-    case 3: return reinterpret_cast<void *>(box_blur_strips<CH, 3, CUT>);
-    case 4: return reinterpret_cast<void *>(box_blur_strips<CH, 4, CUT>);
-    case 5: return reinterpret_cast<void *>(box_blur_strips<CH, 5, CUT>);
-    case 6: return reinterpret_cast<void *>(box_blur_strips<CH, 6, CUT>);
-    case 7: return reinterpret_cast<void *>(box_blur_strips<CH, 7, CUT>);
-    case 8: return reinterpret_cast<void *>(box_blur_strips<CH, 8, CUT>);
-    default: return nullptr;
+    case 1: k = box_blur_strips<CH, 1, CUT, PAIRS>; break;
+    case 2: k = box_blur_strips<CH, 2, CUT, PAIRS>; break;
+    case 3: k = box_blur_strips<CH, 3, CUT, PAIRS>; break;
+    case 4: k = box_blur_strips<CH, 4, CUT, PAIRS>; break;
+    case 5: k = box_blur_strips<CH, 5, CUT, PAIRS>; break;
+    case 6: k = box_blur_strips<CH, 6, CUT, PAIRS>; break;
+    case 7: k = box_blur_strips<CH, 7, CUT, PAIRS>; break;
+    case 8: k = box_blur_strips<CH, 8, CUT, PAIRS>; break;
+    default: break;
   }
+  return reinterpret_cast<void *>(k);
 }
 
 /* The strip kernel for the plane: lanes of bytes have one for the valid
- * mode and one for the others. */
+ * mode, and lanes that share their bands' starts one for pairs. */
 template <int CH>
-void *strip_kernel_for (int rx, HipfBorderMode mode)
+void *strip_kernel_for (int rx, HipfBorderMode mode, bool pairs)
 {
   if constexpr (StripLayout<CH>::kBytes) {
     if (mode == HIPF_BORDER_VALID)
-      return strip_kernel_for<CH, true> (rx);
+      return strip_kernel_for<CH, true, false> (rx);
   }
-  return strip_kernel_for<CH, false> (rx);
+  if constexpr (shares_band_starts (CH, false)) {
+    if (pairs)
+      return strip_kernel_for<CH, false, true> (rx);
+  }
+  return strip_kernel_for<CH, false, false> (rx);
 }
 
 StripPlan plan_strips (const HipfDeviceLimits * limits,
@@ -2202,30 +2223,34 @@ StripPlan plan_strips (const HipfDeviceLimits * limits,
     return plan;
   const int rx = p->radius_x;
   const HipfBorderMode mode = p->border;
-  plan.kernel = p->channels == 4 ? strip_kernel_for<4> (rx, mode) :
-      p->channels == 2 ? strip_kernel_for<2> (rx, mode) :
-      p->channels == 1 ? strip_kernel_for<1> (rx, mode) :
-      p->channels == 3 ? strip_kernel_for<3> (rx, mode) : nullptr;
-  if (!plan.kernel)
-    return plan;
   /* Lanes of bytes read whole chunks up to the row's end. */
   const bool bytes = p->channels % 2 == 1;
+  const bool share = shares_band_starts (p->channels,
+      bytes && mode == HIPF_BORDER_VALID) && p->radius_y >= kPairMinRadius;
+  plan.kernel = p->channels == 4 ? strip_kernel_for<4> (rx, mode, share) :
+      p->channels == 2 ? strip_kernel_for<2> (rx, mode, share) :
+      p->channels == 1 ? strip_kernel_for<1> (rx, mode, share) :
+      p->channels == 3 ? strip_kernel_for<3> (rx, mode, share) : nullptr;
+  if (!plan.kernel)
+    return plan;
   if (bytes && p->width % kChunk != 0)
     return plan;
   plan.strips = bytes ? ceil_div (p->width * p->channels,
       (limits->warp_size - 2) * StripLayout<1>::kPixels) :
       ceil_div (p->width, (limits->warp_size - 2) * kLanePixels);
   /* A block: strips of one band, or the same strips of a pair of bands. */
-  const bool share = shares_band_starts (p->channels,
-      bytes && mode == HIPF_BORDER_VALID);
   const int bands_a_block = share ? 2 : 1;
   const int strips_a_block = plan.strips < kStripWarps / bands_a_block ?
       plan.strips : kStripWarps / bands_a_block;
   plan.threads = bands_a_block * strips_a_block * limits->warp_size;
   plan.blocks_x = ceil_div (plan.strips, strips_a_block);
-  /* As many bands as fill the device, each band's strips together. The
-   * kernels take no dynamic shared memory. */
-  const int per_mp = resident_blocks (plan.kernel, plan.threads, 0, 0);
+  /* A word a thread for each of its lane's words. */
+  const int words = p->channels == 2 ? StripLayout<2>::kWords :
+      StripLayout<1>::kWords;
+  plan.shared = share ? (size_t) plan.threads * words * sizeof (uint32_t) : 0;
+  /* As many bands as fill the device, each band's strips together. */
+  const int per_mp = resident_blocks (plan.kernel, plan.threads, plan.shared,
+      limits->shared_mem_optin);
   int bands = per_mp * limits->multiprocessors / plan.blocks_x *
       bands_a_block;
   bands = bands > 0 ? bands : 1;
@@ -2497,7 +2522,7 @@ hipf_box_blur (const HipfDeviceLimits * limits, const HipfBoxBlurPlane * p,
     void *args[] = { &sp };
     return launch_dependent (limits, strips.kernel,
         dim3 (strips.blocks_x, strips.blocks_y), dim3 (strips.threads),
-        args, 0, stream);
+        args, strips.shared, stream);
   }
 
   BandPlan plan = plan_bands (limits, p);
