@@ -1898,7 +1898,7 @@ __device__ inline void run_window_sums (const uint32_t (&v)[R],
  * of their first windows in pairs (box_blur_strips). A pair saves
  * radius_y rows a band and costs a barrier and blocks of half as many
  * strips; on the H100 that paid for lanes of one and two bytes (GRAY8 4K
- * radius 6 23.3 -> 19.7 us, two-byte 4K 33.9 -> 32.2) and not for four
+ * radius 6 23.3 -> 20.0 us, two-byte 4K 33.8 -> 32.1) and not for four
  * (RGBA 4K radius 6 0.4 us slower). Three-byte lanes, and one-byte ones
  * in the valid mode, spilled more with the exchange, and ran up to twice
  * as long where they summed their start rows out of line to make room. */
