@@ -13,7 +13,8 @@
  * 32 lanes would queue on the same counter. Blocks add their copies
  * straight into the output, one of the buffer's two halves, and clear the
  * other for the next frame: no clearing launch, and no block waits for
- * the others to finish.
+ * the others to finish. Frames of one one-byte plane (GRAY8) take a kernel
+ * of their own, byte_plane_histogram, without the flat shortcut.
  */
 #include "hipf-device.cuh"
 
@@ -268,6 +269,37 @@ __device__ __forceinline__ void count_any_plane (const uint8_t * src,
 #undef HIPF_COUNT
 }
 
+/* Clears next, the half of the output the next launch adds into, and the
+ * block's @words words of copies, then waits for the whole block. */
+__device__ inline void clear_copies (uint32_t * next, uint32_t * copies,
+    int words)
+{
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < kMaxHistogramWords;
+      i += gridDim.x * blockDim.x)
+    next[i] = 0;
+  for (int i = threadIdx.x; i < words; i += blockDim.x)
+    copies[i] = 0;
+  __syncthreads ();
+}
+
+/* Adds @n copies of @words counters into @out, once the block is done.
+ * Every block adds into the same few cache lines, and L2 takes their
+ * atomics a request at a time: a thread adds up all copies of its counter
+ * so that a warp's atomics cover whole lines, in as few requests as can
+ * be. */
+__device__ inline void add_copies (const uint32_t * copies, int n, int words,
+    uint32_t * out)
+{
+  __syncthreads ();
+  for (int i = threadIdx.x; i < words; i += blockDim.x) {
+    uint32_t sum = 0;
+    for (int k = 0; k < n; ++k)
+      sum += copies[k * words + i];
+    if (sum)
+      atomicAdd (&out[i], sum);
+  }
+}
+
 /* Adds the frame's histograms into counts (zero before the launch) and
  * clears next, the half the next launch adds into. */
 __global__ void __launch_bounds__ (kHistogramThreads)
@@ -280,32 +312,115 @@ frame_histogram (HipfHistogramFrame frame, const uint8_t * __restrict__ src,
   uint32_t *hist = shared_hist +
       (size_t) ((threadIdx.x / kWarpSize) * copies / warps) * hist_words;
 
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < kMaxHistogramWords;
-      i += gridDim.x * blockDim.x)
-    next[i] = 0;
-  for (int i = threadIdx.x; i < copies * hist_words; i += blockDim.x)
-    shared_hist[i] = 0;
-  __syncthreads ();
-
+  clear_copies (next, shared_hist, copies * hist_words);
   for (int p = 0; p < frame.n_planes; ++p) {
     const HipfHistogramPlane & pl = frame.planes[p];
     if (pl.roi_width <= 0 || pl.roi_height <= 0)
       continue;
     count_any_plane (src, pl, hist);
   }
-  __syncthreads ();
+  add_copies (shared_hist, copies, hist_words, counts);
+}
 
-  /* Every block adds into the same few cache lines of counts, and L2
-   * takes their atomics a request at a time: a thread adds up all copies
-   * of its counter so that a warp's atomics cover whole lines, in as few
-   * requests as can be. */
-  for (int i = threadIdx.x; i < hist_words; i += blockDim.x) {
-    uint32_t sum = 0;
-    for (int k = 0; k < copies; ++k)
-      sum += shared_hist[k * hist_words + i];
-    if (sum)
-      atomicAdd (&counts[i], sum);
+/* Single one-byte planes (GRAY8) take a kernel of their own, one block a
+ * multiprocessor. A thread's first groups are loaded before the copies are
+ * cleared, so that their latency hides behind the clearing and the
+ * barrier, and all of a step's loads are issued before its atomics: a load
+ * queued behind a warp's atomics waits for them. No flat shortcut: shared
+ * atomics that add 1 merge the lanes that hit one counter in hardware. On
+ * the H100 (3840x2160, timed as hipf-bench times) this took 9.4 to 9.5 us
+ * against frame_histogram's 9.8 to 9.9 on random planes, and 7.2 against
+ * 7.3 to 7.4 on constant ones. */
+constexpr int kBytesAhead = 2;
+constexpr int kByteGroup = 16;
+
+/* How byte_plane_histogram's threads walk the region's 16-byte groups,
+ * worked out on the host, so that no division holds back a thread's
+ * first loads. */
+struct ByteWalk
+{
+  uint32_t per_row;             /* groups a row of the region */
+  uint32_t items;               /* groups in all */
+  uint32_t row_magic;           /* for divide_corrected () by per_row */
+  uint32_t row_step, g_step;    /* the grid's stride in rows and groups */
+};
+
+__global__ void __launch_bounds__ (kHistogramThreads)
+byte_plane_histogram (HipfHistogramPlane pl, ByteWalk walk,
+    const uint8_t * __restrict__ src, uint32_t * __restrict__ counts,
+    uint32_t * __restrict__ next)
+{
+  extern __shared__ uint32_t shared_hist[];
+  constexpr int G = kByteGroup;
+  uint32_t *hist = shared_hist +
+      (size_t) (threadIdx.x / kWarpSize) * HIPF_HISTOGRAM_VALUES;
+  const int first = pl.roi_x / G;
+  const int roi_end = pl.roi_x + pl.roi_width;
+  const uint32_t per_row = walk.per_row, items = walk.items;
+  const uint32_t stride = gridDim.x * blockDim.x;
+  const uint32_t t0 = blockIdx.x * blockDim.x + threadIdx.x;
+  /* A thread's groups are t0, t0 + stride, ...: a cursor (row, group,
+   * address) steps through them without a division or a multiplication. */
+  const size_t p_step = (size_t) walk.row_step * pl.pitch + walk.g_step * G;
+  const ptrdiff_t p_wrap = (ptrdiff_t) pl.pitch - (ptrdiff_t) per_row * G;
+  uint32_t row = divide_corrected (t0, walk.row_magic, per_row);
+  uint32_t g = t0 - row * per_row;
+  const uint8_t *p = src + pl.offset + (size_t) (pl.roi_y + row) * pl.pitch
+      + (size_t) (first + g) * G;
+  auto load = [&](uint4 & q, int &x0) {
+    x0 = (first + (int) g) * G;
+    if (row < (uint32_t) pl.roi_height)
+      q = *reinterpret_cast<const uint4 *>(p);
+    g += walk.g_step;
+    row += walk.row_step;
+    p += p_step;
+    if (g >= per_row) {
+      g -= per_row;
+      ++row;
+      p += p_wrap;
+    }
+  };
+  uint4 q[kBytesAhead];
+  int x0[kBytesAhead];
+#pragma unroll
+  for (int k = 0; k < kBytesAhead; ++k)
+    load (q[k], x0[k]);
+
+  const int copies = blockDim.x / kWarpSize;
+  clear_copies (next, shared_hist, copies * HIPF_HISTOGRAM_VALUES);
+
+  for (uint32_t i0 = t0; i0 < items; i0 += kBytesAhead * stride) {
+    uint4 v[kBytesAhead];
+    int x[kBytesAhead];
+#pragma unroll
+    for (int k = 0; k < kBytesAhead; ++k) {
+      v[k] = q[k];
+      x[k] = x0[k];
+      load (q[k], x0[k]);
+    }
+#pragma unroll
+    for (int k = 0; k < kBytesAhead; ++k) {
+      if (i0 + k * stride >= items)
+        break;
+      const uint32_t w[4] = { v[k].x, v[k].y, v[k].z, v[k].w };
+      /* Straight-line atomics where the group lies inside the region: a
+       * test before each would put every atomic in a block of its own. */
+      if (x[k] >= pl.roi_x && x[k] + G <= roi_end) {
+#pragma unroll
+        for (int b = 0; b < G; ++b)
+          atomicAdd (hist + __byte_perm (w[b / 4], 0, byte_selector (b % 4)),
+              1u);
+      } else {
+#pragma unroll
+        for (int b = 0; b < G; ++b)
+          if (x[k] + b >= pl.roi_x && x[k] + b < roi_end)
+            atomicAdd (hist + __byte_perm (w[b / 4], 0,
+                    byte_selector (b % 4)), 1u);
+      }
+    }
   }
+  add_copies (shared_hist, copies, HIPF_HISTOGRAM_VALUES,
+      counts + pl.tap_channel[0] * HIPF_HISTOGRAM_VALUES);
 }
 
 }  // namespace
@@ -343,6 +458,27 @@ hipf_histogram (const HipfDeviceLimits * limits,
   if (rows == 0)
     return hipMemsetAsync (next, 0, kMaxHistogramWords * sizeof (uint32_t),
         stream);
+
+  if (frame->n_planes == 1 && layout_is (frame->planes[0], 1, 1, false)) {
+    const HipfHistogramPlane & pl = frame->planes[0];
+    ByteWalk walk;
+    walk.per_row = ceil_div (pl.roi_x + pl.roi_width, kByteGroup)
+        - pl.roi_x / kByteGroup;
+    walk.items = walk.per_row * pl.roi_height;
+    walk.row_magic = 0xffffffffu / walk.per_row;
+    /* One block a multiprocessor, whatever the occupancy allows: with two,
+     * a 32-register build took 0.6 us longer. */
+    const int grid = walk.items < (uint32_t) (limits->multiprocessors *
+        kHistogramThreads) ? ceil_div (walk.items, kHistogramThreads) :
+        limits->multiprocessors;
+    const uint32_t stride = grid * kHistogramThreads;
+    walk.row_step = stride / walk.per_row;
+    walk.g_step = stride % walk.per_row;
+    byte_plane_histogram <<<grid, kHistogramThreads,
+        (kHistogramThreads / limits->warp_size) * HIPF_HISTOGRAM_VALUES *
+        sizeof (uint32_t), stream>>> (pl, walk, src, counts, next);
+    return hipGetLastError ();
+  }
 
   /* A copy per warp, or as many as fit. */
   const int warps = kHistogramThreads / limits->warp_size;
