@@ -451,7 +451,10 @@ hipf_histogram (const HipfDeviceLimits * limits,
   for (int p = 0; p < frame->n_planes; ++p) {
     if (!layout_supported (frame->planes[p]))
       return hipErrorInvalidValue;
-    rows += frame->planes[p].roi_width > 0 ? frame->planes[p].roi_height : 0;
+    /* Regions with no width or no height count nothing (the kernels skip
+     * them); a frame of nothing else only clears the next half. */
+    if (frame->planes[p].roi_width > 0 && frame->planes[p].roi_height > 0)
+      rows += frame->planes[p].roi_height;
   }
   uint32_t *counts = hipf_histogram_counts (buffer, half);
   uint32_t *next = hipf_histogram_counts (buffer, !half);

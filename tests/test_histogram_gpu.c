@@ -12,6 +12,8 @@
 #include <gst/video/video.h>
 
 #include "gpucheck.h"
+#include "hipf-kernels.h"
+#include "hipf-runtime.h"
 #include "reference.h"
 #include "testutil.h"
 
@@ -665,6 +667,78 @@ GST_START_TEST (test_frames_in_flight_passthrough)
 
 GST_END_TEST;
 
+/* hipf_histogram() called directly on a GRAY8 plane (the one-byte
+ * kernel): a region with no width or no height, a negative one included,
+ * counts nothing and reads nothing, and every launch clears the other
+ * half of the buffer; a region inside the plane counts its samples. */
+GST_START_TEST (test_api_regions)
+{
+  static const struct
+  {
+    gint x, y, w, h;
+    guint count;
+  } cases[] = {
+    {0, 0, 16, -1, 0}, {0, 0, -1, 8, 0}, {0, 0, 0, 8, 0}, {0, 0, 16, 0, 0},
+    {3, 2, 20, 5, 100}, {0, 0, 64, 8, 512}, {63, 7, 1, 1, 1},
+  };
+  const gint w = 64, h = 8;
+  const guint8 value = 0x55;
+  const gsize words = hipf_histogram_buffer_size () / sizeof (guint32);
+  const gsize half_words = words / 2;
+  guint32 *host = g_new (guint32, words);
+  HipfDeviceLimits limits;
+  hipError_t err = hipf_device_limits_query (0, &limits);
+  void *plane, *buffer;
+  hipStream_t stream;
+  guint c;
+
+  fail_unless (err == hipSuccess, "%s", hipGetErrorString (err));
+  fail_unless (hipStreamCreateWithFlags (&stream, hipStreamNonBlocking) ==
+      hipSuccess);
+  fail_unless (hipMalloc (&plane, (gsize) w * h) == hipSuccess);
+  fail_unless (hipMalloc (&buffer, words * sizeof (guint32)) == hipSuccess);
+  fail_unless (hipMemsetAsync (plane, value, (gsize) w * h, stream) ==
+      hipSuccess);
+  for (c = 0; c < G_N_ELEMENTS (cases); c++) {
+    HipfHistogramFrame frame = { 1, 1 };
+    HipfHistogramPlane *pl = &frame.planes[0];
+    gsize i;
+
+    pl->pitch = w;
+    pl->width = w;
+    pl->height = h;
+    pl->pixel_stride = 1;
+    pl->roi_x = cases[c].x;
+    pl->roi_y = cases[c].y;
+    pl->roi_width = cases[c].w;
+    pl->roi_height = cases[c].h;
+    pl->n_taps = 1;
+    pl->luma_channel = -1;
+    /* Half 0 zero, as the launch requires; half 1 garbage to be cleared. */
+    fail_unless (hipMemsetAsync (buffer, 0, half_words * sizeof (guint32),
+            stream) == hipSuccess);
+    fail_unless (hipMemsetAsync ((guint32 *) buffer + half_words, 0xa5,
+            half_words * sizeof (guint32), stream) == hipSuccess);
+    err = hipf_histogram (&limits, &frame, plane, buffer, 0, stream);
+    fail_unless (err == hipSuccess, "region %u: %s", c,
+        hipGetErrorString (err));
+    fail_unless (hipMemcpyAsync (host, buffer, words * sizeof (guint32),
+            hipMemcpyDeviceToHost, stream) == hipSuccess);
+    fail_unless (hipStreamSynchronize (stream) == hipSuccess);
+    for (i = 0; i < words; i++) {
+      guint32 expected = i == value ? cases[c].count : 0;
+
+      fail_unless_equals_int_hex (host[i], expected);
+    }
+  }
+  hipStreamDestroy (stream);
+  hipFree (buffer);
+  hipFree (plane);
+  g_free (host);
+}
+
+GST_END_TEST;
+
 static Suite *
 histogram_gpu_suite (void)
 {
@@ -680,6 +754,7 @@ histogram_gpu_suite (void)
   tcase_add_test (tc, test_exposure_settings);
   tcase_add_test (tc, test_frames_in_flight);
   tcase_add_test (tc, test_frames_in_flight_passthrough);
+  tcase_add_test (tc, test_api_regions);
   return s;
 }
 
