@@ -111,13 +111,26 @@ typedef struct
   hipStream_t stream;
 } DevFrame;
 
+/* The copy every kernel row is set against: the frame's bytes, rounded up
+ * to whole 4 KB (COPY_GRANULE). The runtime copies a size with a tail past
+ * such a multiple more slowly (H100: 3840x2160 RGBA 26.4 us, 29.7 with 64
+ * bytes more; NV12's 12,441,600 bytes 17.6 us, 10.4 rounded up), which
+ * would flatter every ratio against it. */
+#define COPY_GRANULE 4096
+
+static gsize
+copy_bytes (const DevFrame * f)
+{
+  return GST_ROUND_UP_N (f->layout.size - GST_HIP_VIDEO_SLACK, COPY_GRANULE);
+}
+
 static void
 dev_frame_init (DevFrame * f, GstVideoFormat format, gint w, gint h,
     const HipfDeviceLimits * limits, gboolean constant)
 {
   guint8 *host;
   guint p, i;
-  gsize scratch = 0;
+  gsize scratch = 0, alloc;
 
   memset (f, 0, sizeof (*f));
   gst_video_info_set_format (&f->info, format, w, h);
@@ -129,10 +142,12 @@ dev_frame_init (DevFrame * f, GstVideoFormat format, gint w, gint h,
     };
     scratch = MAX (scratch, hipf_box_blur_scratch_size (limits, &bp));
   }
+  /* Room for the copy's rounded-up bytes too. */
+  alloc = MAX (f->layout.size, copy_bytes (f));
   host = g_malloc (f->layout.size);
   CHECK (hipStreamCreateWithFlags (&f->stream, hipStreamNonBlocking));
   for (i = 0; i < ROTATION; i++) {
-    CHECK (hipMalloc ((void **) &f->src[i], f->layout.size));
+    CHECK (hipMalloc ((void **) &f->src[i], alloc));
     if (constant)
       memset (host, 97, f->layout.size);
     else
@@ -141,7 +156,7 @@ dev_frame_init (DevFrame * f, GstVideoFormat format, gint w, gint h,
             hipMemcpyHostToDevice, f->stream));
     CHECK (hipStreamSynchronize (f->stream));
   }
-  CHECK (hipMalloc ((void **) &f->dst, f->layout.size));
+  CHECK (hipMalloc ((void **) &f->dst, alloc));
   CHECK (hipMalloc (&f->scratch, scratch));
   CHECK (hipMalloc ((void **) &f->counts,
           hipf_histogram_buffer_size ()));
@@ -217,7 +232,7 @@ time_op (DevFrame * f, DevOp op, const OpArgs * a)
 static void
 op_copy (DevFrame * f, const guint8 * src, const OpArgs * a)
 {
-  CHECK (hipMemcpyAsync (f->dst, src, f->layout.size, hipMemcpyDeviceToDevice,
+  CHECK (hipMemcpyAsync (f->dst, src, copy_bytes (f), hipMemcpyDeviceToDevice,
           f->stream));
 }
 
