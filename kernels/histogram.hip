@@ -13,10 +13,13 @@
  * 32 lanes would queue on the same counter. Blocks add their copies
  * straight into the output, one of the buffer's two halves, and clear the
  * other for the next frame: no clearing launch, and no block waits for
- * the others to finish. Frames of one one-byte plane (GRAY8) take a kernel
- * of their own, byte_plane_histogram, without the flat shortcut.
+ * the others to finish. Frames of one plane of one- or four-byte pixels
+ * (GRAY8, RGBA and the like) take a kernel of their own, plane_histogram,
+ * without the flat shortcut.
  */
 #include "hipf-device.cuh"
+
+#include <type_traits>
 
 namespace hipf {
 namespace {
@@ -322,22 +325,23 @@ frame_histogram (HipfHistogramFrame frame, const uint8_t * __restrict__ src,
   add_copies (shared_hist, copies, hist_words, counts);
 }
 
-/* Single one-byte planes (GRAY8) take a kernel of their own, one block a
+/* Frames of a single plane of one- or four-byte pixels (GRAY8, RGBA and
+ * the other four-byte layouts) take a kernel of their own, one block a
  * multiprocessor. A thread's first groups are loaded before the copies are
  * cleared, so that their latency hides behind the clearing and the
  * barrier, and a step's loads are issued before its atomics, so that they
  * are in flight while the atomics run. No flat shortcut: shared atomics
- * that add 1 merge the lanes that hit one counter in hardware. On
- * the H100 (3840x2160, timed as hipf-bench times) this took 9.4 to 9.5 us
- * against frame_histogram's 9.8 to 9.9 on random planes, and 7.2 against
- * 7.3 to 7.4 on constant ones. */
-constexpr int kBytesAhead = 2;
-constexpr int kByteGroup = 16;
+ * that add 1 merge the lanes that hit one counter in hardware. On the
+ * H100 (3840x2160, timed as hipf-bench times) the GRAY8 instance took 9.4
+ * to 9.5 us against frame_histogram's 9.8 to 9.9 on random planes, and
+ * 7.2 against 7.3 to 7.4 on constant ones. */
+constexpr int kGroupsAhead = 2;
+constexpr int kPlaneGroup = 16;
 
-/* How byte_plane_histogram's threads walk the region's 16-byte groups,
- * worked out on the host, so that no division holds back a thread's
- * first loads. */
-struct ByteWalk
+/* How plane_histogram's threads walk the region's 16-byte groups, worked
+ * out on the host, so that no division holds back a thread's first
+ * loads. */
+struct GroupWalk
 {
   uint32_t per_row;             /* groups a row of the region */
   uint32_t items;               /* groups in all */
@@ -345,16 +349,35 @@ struct ByteWalk
   uint32_t row_step, g_step;    /* the grid's stride in rows and groups */
 };
 
+template <int PS, int NT, bool LUMA>
 __global__ void __launch_bounds__ (kHistogramThreads)
-byte_plane_histogram (HipfHistogramPlane pl, ByteWalk walk,
-    const uint8_t * __restrict__ src, uint32_t * __restrict__ counts,
-    uint32_t * __restrict__ next)
+plane_histogram (HipfHistogramPlane pl, GroupWalk walk, int n_channels,
+    int copies, const uint8_t * __restrict__ src,
+    uint32_t * __restrict__ counts, uint32_t * __restrict__ next)
 {
   extern __shared__ uint32_t shared_hist[];
-  constexpr int G = kByteGroup;
-  uint32_t *hist = shared_hist +
-      (size_t) (threadIdx.x / kWarpSize) * HIPF_HISTOGRAM_VALUES;
-  const int first = pl.roi_x / G;
+  constexpr int G = kPlaneGroup, pixels = G / PS;
+  static_assert (G % PS == 0, "whole pixels a group");
+  /* One-byte planes count into one set of counters, a copy a warp,
+   * indexed by the byte itself: through Taps the GRAY8 kernel took 57
+   * registers instead of 54 and 0.3 us longer. */
+  constexpr bool kBytes = PS == 1;
+  const int warps = blockDim.x / kWarpSize;
+  const int hist_words = kBytes ? HIPF_HISTOGRAM_VALUES :
+      n_channels * HIPF_HISTOGRAM_VALUES;
+  const int n_copies = kBytes ? warps : copies;
+  uint32_t *hist = shared_hist + (size_t) (kBytes ? threadIdx.x / kWarpSize :
+      (threadIdx.x / kWarpSize) * copies / warps) * hist_words;
+  const Taps<PS, NT, LUMA> taps (pl, hist);
+  /* Counts pixel P of a group. */
+  auto count = [&](const uint32_t (&w)[4], auto pixel) {
+    constexpr int P = decltype (pixel)::value;
+    if constexpr (kBytes)
+      atomicAdd (hist + __byte_perm (w[P / 4], 0, byte_selector (P % 4)), 1u);
+    else
+      taps.template count<P, false> (w);
+  };
+  const int first = pl.roi_x * PS / G;
   const int roi_end = pl.roi_x + pl.roi_width;
   const uint32_t per_row = walk.per_row, items = walk.items;
   const uint32_t stride = gridDim.x * blockDim.x;
@@ -368,7 +391,7 @@ byte_plane_histogram (HipfHistogramPlane pl, ByteWalk walk,
   const uint8_t *p = src + pl.offset + (size_t) (pl.roi_y + row) * pl.pitch
       + (size_t) (first + g) * G;
   auto load = [&](uint4 & q, int &x0) {
-    x0 = (first + (int) g) * G;
+    x0 = (first + (int) g) * pixels;
     if (row < (uint32_t) pl.roi_height)
       q = *reinterpret_cast<const uint4 *>(p);
     g += walk.g_step;
@@ -380,48 +403,58 @@ byte_plane_histogram (HipfHistogramPlane pl, ByteWalk walk,
       p += p_wrap;
     }
   };
-  uint4 q[kBytesAhead];
-  int x0[kBytesAhead];
+  uint4 q[kGroupsAhead];
+  int x0[kGroupsAhead];
 #pragma unroll
-  for (int k = 0; k < kBytesAhead; ++k)
+  for (int k = 0; k < kGroupsAhead; ++k)
     load (q[k], x0[k]);
 
-  const int copies = blockDim.x / kWarpSize;
-  clear_copies (next, shared_hist, copies * HIPF_HISTOGRAM_VALUES);
+  clear_copies (next, shared_hist, n_copies * hist_words);
 
-  for (uint32_t i0 = t0; i0 < items; i0 += kBytesAhead * stride) {
-    uint4 v[kBytesAhead];
-    int x[kBytesAhead];
+  for (uint32_t i0 = t0; i0 < items; i0 += kGroupsAhead * stride) {
+    uint4 v[kGroupsAhead];
+    int x[kGroupsAhead];
 #pragma unroll
-    for (int k = 0; k < kBytesAhead; ++k) {
+    for (int k = 0; k < kGroupsAhead; ++k) {
       v[k] = q[k];
       x[k] = x0[k];
       load (q[k], x0[k]);
     }
 #pragma unroll
-    for (int k = 0; k < kBytesAhead; ++k) {
+    for (int k = 0; k < kGroupsAhead; ++k) {
       if (i0 + k * stride >= items)
         break;
       const uint32_t w[4] = { v[k].x, v[k].y, v[k].z, v[k].w };
       /* Straight-line atomics where the group lies inside the region: a
        * test before each would put every atomic in a block of its own. */
-      if (x[k] >= pl.roi_x && x[k] + G <= roi_end) {
-#pragma unroll
-        for (int b = 0; b < G; ++b)
-          atomicAdd (hist + __byte_perm (w[b / 4], 0, byte_selector (b % 4)),
-              1u);
+      if (x[k] >= pl.roi_x && x[k] + pixels <= roi_end) {
+#define HIPF_PIXEL(P) if (P < pixels) \
+        count (w, std::integral_constant<int, P < pixels ? P : 0> ());
+        HIPF_PIXEL (0) HIPF_PIXEL (1) HIPF_PIXEL (2) HIPF_PIXEL (3)
+        HIPF_PIXEL (4) HIPF_PIXEL (5) HIPF_PIXEL (6) HIPF_PIXEL (7)
+        HIPF_PIXEL (8) HIPF_PIXEL (9) HIPF_PIXEL (10) HIPF_PIXEL (11)
+        HIPF_PIXEL (12) HIPF_PIXEL (13) HIPF_PIXEL (14) HIPF_PIXEL (15)
+#undef HIPF_PIXEL
       } else {
-#pragma unroll
-        for (int b = 0; b < G; ++b)
-          if (x[k] + b >= pl.roi_x && x[k] + b < roi_end)
-            atomicAdd (hist + __byte_perm (w[b / 4], 0,
-                    byte_selector (b % 4)), 1u);
+#define HIPF_PIXEL(P) if (P < pixels && x[k] + P >= pl.roi_x \
+          && x[k] + P < roi_end) \
+        count (w, std::integral_constant<int, P < pixels ? P : 0> ());
+        HIPF_PIXEL (0) HIPF_PIXEL (1) HIPF_PIXEL (2) HIPF_PIXEL (3)
+        HIPF_PIXEL (4) HIPF_PIXEL (5) HIPF_PIXEL (6) HIPF_PIXEL (7)
+        HIPF_PIXEL (8) HIPF_PIXEL (9) HIPF_PIXEL (10) HIPF_PIXEL (11)
+        HIPF_PIXEL (12) HIPF_PIXEL (13) HIPF_PIXEL (14) HIPF_PIXEL (15)
+#undef HIPF_PIXEL
       }
     }
   }
-  add_copies (shared_hist, copies, HIPF_HISTOGRAM_VALUES,
-      counts + pl.tap_channel[0] * HIPF_HISTOGRAM_VALUES);
+  add_copies (shared_hist, n_copies, hist_words, kBytes ?
+      counts + pl.tap_channel[0] * HIPF_HISTOGRAM_VALUES : counts);
 }
+
+/* The single-plane layouts plane_histogram takes: GRAY8 and the
+ * four-byte ones. */
+#define HIPF_PLANE_LAYOUTS(X) \
+  X (1, 1, false) X (4, 3, true) X (4, 4, true) X (4, 3, false)
 
 }  // namespace
 }  // namespace hipf
@@ -462,33 +495,44 @@ hipf_histogram (const HipfDeviceLimits * limits,
     return hipMemsetAsync (next, 0, kMaxHistogramWords * sizeof (uint32_t),
         stream);
 
-  if (frame->n_planes == 1 && layout_is (frame->planes[0], 1, 1, false)) {
-    const HipfHistogramPlane & pl = frame->planes[0];
-    ByteWalk walk;
-    walk.per_row = ceil_div (pl.roi_x + pl.roi_width, kByteGroup)
-        - pl.roi_x / kByteGroup;
-    walk.items = walk.per_row * pl.roi_height;
-    walk.row_magic = 0xffffffffu / walk.per_row;
-    /* One block a multiprocessor, whatever the occupancy allows: with two,
-     * a 32-register build took 0.6 us longer. */
-    const int grid = walk.items < (uint32_t) (limits->multiprocessors *
-        kHistogramThreads) ? ceil_div (walk.items, kHistogramThreads) :
-        limits->multiprocessors;
-    const uint32_t stride = grid * kHistogramThreads;
-    walk.row_step = stride / walk.per_row;
-    walk.g_step = stride % walk.per_row;
-    byte_plane_histogram <<<grid, kHistogramThreads,
-        (kHistogramThreads / limits->warp_size) * HIPF_HISTOGRAM_VALUES *
-        sizeof (uint32_t), stream>>> (pl, walk, src, counts, next);
-    return hipGetLastError ();
-  }
-
   /* A copy per warp, or as many as fit. */
   const int warps = kHistogramThreads / limits->warp_size;
   int copies = (int) ((limits->shared_mem_optin - kStaticShared) / hist_bytes);
   copies = copies < warps ? copies : warps;
   copies = copies > 0 ? copies : 1;
   const size_t shared = copies * hist_bytes;
+
+  const HipfHistogramPlane & pl = frame->planes[0];
+  const void *plane_kernel = nullptr;
+  if (frame->n_planes == 1) {
+#define HIPF_PICK(PS, NT, LUMA) if (layout_is (pl, PS, NT, LUMA)) \
+      plane_kernel = (const void *) plane_histogram<PS, NT, LUMA>;
+    HIPF_PLANE_LAYOUTS (HIPF_PICK)
+#undef HIPF_PICK
+  }
+  if (plane_kernel) {
+    GroupWalk walk;
+    walk.per_row = ceil_div ((pl.roi_x + pl.roi_width) * pl.pixel_stride,
+        kPlaneGroup) - pl.roi_x * pl.pixel_stride / kPlaneGroup;
+    walk.items = walk.per_row * pl.roi_height;
+    walk.row_magic = 0xffffffffu / walk.per_row;
+    /* One block a multiprocessor, whatever the occupancy allows: with two,
+     * a 32-register build of the GRAY8 kernel took 0.6 us longer. */
+    (void) resident_blocks (plane_kernel, kHistogramThreads, shared,
+        limits->shared_mem_optin - kStaticShared);
+    const int grid = walk.items < (uint32_t) (limits->multiprocessors *
+        kHistogramThreads) ? ceil_div (walk.items, kHistogramThreads) :
+        limits->multiprocessors;
+    const uint32_t stride = grid * kHistogramThreads;
+    walk.row_step = stride / walk.per_row;
+    walk.g_step = stride % walk.per_row;
+    int n_channels = frame->n_channels;
+    void *args[] = { (void *) &pl, &walk, &n_channels, &copies,
+      (void *) &src, &counts, &next };
+    return hipLaunchKernel (plane_kernel, dim3 (grid),
+        dim3 (kHistogramThreads), args, shared, stream);
+  }
+
   const int grid = persistent_grid (limits, frame_histogram, kHistogramThreads,
       shared, rows, kStaticShared);
 
