@@ -511,6 +511,10 @@ hipf_histogram (const HipfDeviceLimits * limits,
 #undef HIPF_PICK
   }
   if (plane_kernel) {
+    /* One-byte planes count into a 256-word copy a warp, whatever the
+     * frame's channels. */
+    const size_t plane_shared = pl.pixel_stride == 1 ? (size_t) warps *
+        HIPF_HISTOGRAM_VALUES * sizeof (uint32_t) : shared;
     GroupWalk walk;
     walk.per_row = ceil_div ((pl.roi_x + pl.roi_width) * pl.pixel_stride,
         kPlaneGroup) - pl.roi_x * pl.pixel_stride / kPlaneGroup;
@@ -518,7 +522,7 @@ hipf_histogram (const HipfDeviceLimits * limits,
     walk.row_magic = 0xffffffffu / walk.per_row;
     /* One block a multiprocessor, whatever the occupancy allows: with two,
      * a 32-register build of the GRAY8 kernel took 0.6 us longer. */
-    (void) resident_blocks (plane_kernel, kHistogramThreads, shared,
+    (void) resident_blocks (plane_kernel, kHistogramThreads, plane_shared,
         limits->shared_mem_optin - kStaticShared);
     const int grid = walk.items < (uint32_t) (limits->multiprocessors *
         kHistogramThreads) ? ceil_div (walk.items, kHistogramThreads) :
@@ -530,7 +534,7 @@ hipf_histogram (const HipfDeviceLimits * limits,
     void *args[] = { (void *) &pl, &walk, &n_channels, &copies,
       (void *) &src, &counts, &next };
     return hipLaunchKernel (plane_kernel, dim3 (grid),
-        dim3 (kHistogramThreads), args, shared, stream);
+        dim3 (kHistogramThreads), args, plane_shared, stream);
   }
 
   const int grid = persistent_grid (limits, frame_histogram, kHistogramThreads,

@@ -667,11 +667,14 @@ GST_START_TEST (test_frames_in_flight_passthrough)
 
 GST_END_TEST;
 
-/* hipf_histogram() called directly on a GRAY8 plane (the one-byte
- * kernel): a region with no width or no height, a negative one included,
- * counts nothing and reads nothing, and every launch clears the other
- * half of the buffer; a region inside the plane counts its samples. */
-GST_START_TEST (test_api_regions)
+/* hipf_histogram() called directly on a plane of one-byte (GRAY8) or
+ * four-byte pixels (R, G, B, alpha and luma, as RGBA counts): a region
+ * with no width or no height, a negative one included, counts nothing and
+ * reads nothing, and every launch clears the other half of the buffer; a
+ * region inside the plane counts its pixels in each channel. The pixels
+ * are (v, v, v, alpha), so that luma is v too. */
+static void
+check_api_regions (gint stride)
 {
   static const struct
   {
@@ -682,59 +685,84 @@ GST_START_TEST (test_api_regions)
     {3, 2, 20, 5, 100}, {0, 0, 64, 8, 512}, {63, 7, 1, 1, 1},
   };
   const gint w = 64, h = 8;
-  const guint8 value = 0x55;
+  const guint8 value = 0x55, alpha = 0x99;
+  const gint channels = stride == 1 ? 1 : 5;
+  const gsize bytes = (gsize) w * stride * h;
   const gsize words = hipf_histogram_buffer_size () / sizeof (guint32);
   const gsize half_words = words / 2;
   guint32 *host = g_new (guint32, words);
+  guint8 *pixels = g_malloc (bytes);
   HipfDeviceLimits limits;
   hipError_t err = hipf_device_limits_query (0, &limits);
   void *plane, *buffer;
   hipStream_t stream;
   guint c;
+  gsize i;
 
+  for (i = 0; i < bytes; i++)
+    pixels[i] = stride == 4 && i % 4 == 3 ? alpha : value;
   fail_unless (err == hipSuccess, "%s", hipGetErrorString (err));
   fail_unless (hipStreamCreateWithFlags (&stream, hipStreamNonBlocking) ==
       hipSuccess);
-  fail_unless (hipMalloc (&plane, (gsize) w * h) == hipSuccess);
+  fail_unless (hipMalloc (&plane, bytes) == hipSuccess);
   fail_unless (hipMalloc (&buffer, words * sizeof (guint32)) == hipSuccess);
-  fail_unless (hipMemsetAsync (plane, value, (gsize) w * h, stream) ==
-      hipSuccess);
+  fail_unless (hipMemcpyAsync (plane, pixels, bytes, hipMemcpyHostToDevice,
+          stream) == hipSuccess);
   for (c = 0; c < G_N_ELEMENTS (cases); c++) {
-    HipfHistogramFrame frame = { 1, 1 };
+    HipfHistogramFrame frame = { channels, 1 };
     HipfHistogramPlane *pl = &frame.planes[0];
-    gsize i;
+    gint t;
 
-    pl->pitch = w;
+    pl->pitch = (gsize) w * stride;
     pl->width = w;
     pl->height = h;
-    pl->pixel_stride = 1;
+    pl->pixel_stride = stride;
     pl->roi_x = cases[c].x;
     pl->roi_y = cases[c].y;
     pl->roi_width = cases[c].w;
     pl->roi_height = cases[c].h;
-    pl->n_taps = 1;
-    pl->luma_channel = -1;
+    pl->n_taps = stride == 1 ? 1 : 4;
+    for (t = 0; t < pl->n_taps; t++) {
+      pl->tap_offset[t] = t;
+      pl->tap_channel[t] = t;
+    }
+    pl->luma_channel = stride == 1 ? -1 : 4;
+    for (t = 0; t < 3; t++)
+      pl->rgb_offset[t] = t;
     /* Half 0 zero, as the launch requires; half 1 garbage to be cleared. */
     fail_unless (hipMemsetAsync (buffer, 0, half_words * sizeof (guint32),
             stream) == hipSuccess);
     fail_unless (hipMemsetAsync ((guint32 *) buffer + half_words, 0xa5,
             half_words * sizeof (guint32), stream) == hipSuccess);
     err = hipf_histogram (&limits, &frame, plane, buffer, 0, stream);
-    fail_unless (err == hipSuccess, "region %u: %s", c,
+    fail_unless (err == hipSuccess, "stride %d region %u: %s", stride, c,
         hipGetErrorString (err));
     fail_unless (hipMemcpyAsync (host, buffer, words * sizeof (guint32),
             hipMemcpyDeviceToHost, stream) == hipSuccess);
     fail_unless (hipStreamSynchronize (stream) == hipSuccess);
     for (i = 0; i < words; i++) {
-      guint32 expected = i == value ? cases[c].count : 0;
+      const gsize channel = i / HIPF_HISTOGRAM_VALUES;
+      const guint bin = i % HIPF_HISTOGRAM_VALUES;
+      const guint expected_bin = channel == 3 ? alpha : value;
+      guint32 expected = i < half_words && channel < (gsize) channels
+          && bin == expected_bin ? cases[c].count : 0;
 
-      fail_unless_equals_int_hex (host[i], expected);
+      fail_unless (host[i] == expected, "stride %d region %u word %"
+          G_GSIZE_FORMAT ": %u, expected %u", stride, c, i, host[i],
+          expected);
     }
   }
   hipStreamDestroy (stream);
   hipFree (buffer);
   hipFree (plane);
+  g_free (pixels);
   g_free (host);
+}
+
+GST_START_TEST (test_api_regions)
+{
+  check_api_regions (1);
+  check_api_regions (4);
 }
 
 GST_END_TEST;
