@@ -20,6 +20,7 @@
 #include "hipf-device.cuh"
 
 #include <type_traits>
+#include <utility>
 
 namespace hipf {
 namespace {
@@ -148,6 +149,29 @@ __device__ inline bool group_is_flat (const uint32_t (&w)[group_bytes<PS> () / 4
   return flat;
 }
 
+/* Calls count (std::integral_constant<int, P> ()) for each pixel P of a
+ * group of PIXELS whose first pixel is x0, where it lies in [roi_x,
+ * roi_end). A group wholly inside takes no test at all: a test before
+ * each pixel would put every atomic in a block of its own. */
+template <int PIXELS, typename Count, int... P>
+__device__ __forceinline__ void count_pixels (Count count, int x0, int roi_x,
+    int roi_end, std::integer_sequence<int, P...>)
+{
+  if (x0 >= roi_x && x0 + PIXELS <= roi_end)
+    (count (std::integral_constant<int, P> ()), ...);
+  else
+    ((x0 + P >= roi_x && x0 + P < roi_end ?
+            count (std::integral_constant<int, P> ()) : void ()), ...);
+}
+
+template <int PIXELS, typename Count>
+__device__ __forceinline__ void count_pixels (Count count, int x0, int roi_x,
+    int roi_end)
+{
+  count_pixels<PIXELS> (count, x0, roi_x, roi_end,
+      std::make_integer_sequence<int, PIXELS> ());
+}
+
 /* Counts one group whose first pixel is x0 of the plane; pixels outside
  * [roi_x, roi_end) do not count. */
 template <int PS, int NT, bool LUMA>
@@ -167,23 +191,9 @@ __device__ __forceinline__ void count_group (const Taps<PS, NT, LUMA> & taps,
       taps.template count<0, true> (w, lane_count (mask) * pixels);
     return;
   }
-  if (inside) {
-#define HIPF_PIXEL(P) if (P < pixels) taps.template count<(P < pixels ? P : 0), false> (w);
-    HIPF_PIXEL (0) HIPF_PIXEL (1) HIPF_PIXEL (2) HIPF_PIXEL (3)
-    HIPF_PIXEL (4) HIPF_PIXEL (5) HIPF_PIXEL (6) HIPF_PIXEL (7)
-    HIPF_PIXEL (8) HIPF_PIXEL (9) HIPF_PIXEL (10) HIPF_PIXEL (11)
-    HIPF_PIXEL (12) HIPF_PIXEL (13) HIPF_PIXEL (14) HIPF_PIXEL (15)
-#undef HIPF_PIXEL
-  } else {
-    /* A group across the region's left or right edge. */
-#define HIPF_PIXEL(P) if (P < pixels && x0 + P >= roi_x && x0 + P < roi_end) \
-      taps.template count<(P < pixels ? P : 0), false> (w);
-    HIPF_PIXEL (0) HIPF_PIXEL (1) HIPF_PIXEL (2) HIPF_PIXEL (3)
-    HIPF_PIXEL (4) HIPF_PIXEL (5) HIPF_PIXEL (6) HIPF_PIXEL (7)
-    HIPF_PIXEL (8) HIPF_PIXEL (9) HIPF_PIXEL (10) HIPF_PIXEL (11)
-    HIPF_PIXEL (12) HIPF_PIXEL (13) HIPF_PIXEL (14) HIPF_PIXEL (15)
-#undef HIPF_PIXEL
-  }
+  count_pixels<pixels> ([&](auto pixel) {
+        taps.template count<decltype (pixel)::value, false> (w);
+      }, x0, roi_x, roi_end);
 }
 
 /* Counts the groups of one plane's region of interest. Groups are numbered
@@ -426,26 +436,8 @@ plane_histogram (HipfHistogramPlane pl, GroupWalk walk, int n_channels,
       if (i0 + k * stride >= items)
         break;
       const uint32_t w[4] = { v[k].x, v[k].y, v[k].z, v[k].w };
-      /* Straight-line atomics where the group lies inside the region: a
-       * test before each would put every atomic in a block of its own. */
-      if (x[k] >= pl.roi_x && x[k] + pixels <= roi_end) {
-#define HIPF_PIXEL(P) if (P < pixels) \
-        count (w, std::integral_constant<int, P < pixels ? P : 0> ());
-        HIPF_PIXEL (0) HIPF_PIXEL (1) HIPF_PIXEL (2) HIPF_PIXEL (3)
-        HIPF_PIXEL (4) HIPF_PIXEL (5) HIPF_PIXEL (6) HIPF_PIXEL (7)
-        HIPF_PIXEL (8) HIPF_PIXEL (9) HIPF_PIXEL (10) HIPF_PIXEL (11)
-        HIPF_PIXEL (12) HIPF_PIXEL (13) HIPF_PIXEL (14) HIPF_PIXEL (15)
-#undef HIPF_PIXEL
-      } else {
-#define HIPF_PIXEL(P) if (P < pixels && x[k] + P >= pl.roi_x \
-          && x[k] + P < roi_end) \
-        count (w, std::integral_constant<int, P < pixels ? P : 0> ());
-        HIPF_PIXEL (0) HIPF_PIXEL (1) HIPF_PIXEL (2) HIPF_PIXEL (3)
-        HIPF_PIXEL (4) HIPF_PIXEL (5) HIPF_PIXEL (6) HIPF_PIXEL (7)
-        HIPF_PIXEL (8) HIPF_PIXEL (9) HIPF_PIXEL (10) HIPF_PIXEL (11)
-        HIPF_PIXEL (12) HIPF_PIXEL (13) HIPF_PIXEL (14) HIPF_PIXEL (15)
-#undef HIPF_PIXEL
-      }
+      count_pixels<pixels> ([&](auto pixel) { count (w, pixel); }, x[k],
+          pl.roi_x, roi_end);
     }
   }
   add_copies (shared_hist, n_copies, hist_words, kBytes ?
