@@ -830,8 +830,7 @@ struct SharedPrefix
 
 /* The 16 bytes of a chunk from the top bytes of its lanes' products. */
 template <int C>
-__device__ inline void store_lane_quotients (const uint32_t (&t)[kChunk / 2][2],
-    uint8_t * out)
+__device__ inline uint4 lane_quotients (const uint32_t (&t)[kChunk / 2][2])
 {
   /* Byte k of the chunk is lane (k % 2C) / C of word (k / 2C) C + k % C. */
   auto at = [&](int k) {
@@ -842,8 +841,14 @@ __device__ inline void store_lane_quotients (const uint32_t (&t)[kChunk / 2][2],
   for (int w = 0; w < kChunk / 4; ++w)
     packed[w] = top_bytes (at (4 * w), at (4 * w + 1), at (4 * w + 2),
         at (4 * w + 3));
-  *reinterpret_cast<uint4 *>(out) =
-      make_uint4 (packed[0], packed[1], packed[2], packed[3]);
+  return make_uint4 (packed[0], packed[1], packed[2], packed[3]);
+}
+
+template <int C>
+__device__ inline void store_lane_quotients (const uint32_t (&t)[kChunk / 2][2],
+    uint8_t * out)
+{
+  *reinterpret_cast<uint4 *>(out) = lane_quotients<C> (t);
 }
 
 /* Lane means of a chunk from the prefix words at lag and lag + lead. Lanes
@@ -1894,6 +1899,34 @@ __device__ inline void run_window_sums (const uint32_t (&v)[R],
   }
 }
 
+/* A lane's two chunks lie 32 bytes apart, so each store of one of them
+ * fills half of every sector it touches, and L2 takes each sector twice:
+ * in the four-byte strip kernel the stores' registers were still being
+ * read out when the next row step wanted them back (the kernel's main
+ * stall on the H100). Warps whose lanes all lie in the row deal their
+ * chunks through shared memory and store the warp's span as two
+ * stretches, a chunk a lane: piece h W + lane of the span in stretch h,
+ * from lane (h W + lane) / 2. The slots are swizzled so that neither
+ * order's accesses conflict in banks. Loading the rows the same way
+ * cost more than it saved (the kernel's code doubled, and its
+ * instruction fetches stalled). */
+__device__ inline int piece_slot (int piece)
+{
+  return piece ^ ((piece >> 3) & 1);
+}
+
+/* The lane's chunks 0 and 1 in, pieces lane and W + lane out. */
+__device__ inline void lane_to_pieces (uint4 * stage, uint4 (&q)[2])
+{
+  const int lane = threadIdx.x % kWarpSize;
+  stage[piece_slot (2 * lane)] = q[0];
+  stage[piece_slot (2 * lane + 1)] = q[1];
+  warp_sync ();
+  q[0] = stage[piece_slot (lane)];
+  q[1] = stage[piece_slot (kWarpSize + lane)];
+  warp_sync ();
+}
+
 /* Whether the strip kernel's bands of CH-byte pixels can share the rows
  * of their first windows in pairs (box_blur_strips). A pair saves
  * radius_y rows a band and costs a barrier and blocks of half as many
@@ -1990,6 +2023,14 @@ box_blur_strips (StripParams p)
     for (int k = 0; k < P; ++k)
       col[k] = border_row (x0 + k, width, mode);
   }
+  /* Four-byte lanes in warps within the row store their rows as
+   * stretches (lane_to_pieces). In lanes of bytes that gained nothing:
+   * GRAY8 4K 0.3 us slower in the valid mode, RGB even (H100). */
+  constexpr bool PIECES = CH == 4;
+  static_assert (!PIECES || N == 2, "two chunks a lane");
+  const bool stretches = PIECES && strip_x0 >= 0 &&
+      strip_x0 + kWarpSize * P <= samples;
+  __shared__ uint4 stages[kStripWarps][PIECES ? 2 * kWarpSize : 1];
   auto load = [&](int y, uint4 (&q)[N]) {
     if constexpr (BYTES)
       load_run_lane<ST, RX> (p, y, x0, samples, whole, needed, edge, q);
@@ -2066,17 +2107,10 @@ box_blur_strips (StripParams p)
   /* Three-byte lanes load one step ahead: their wider windows take the
    * registers. */
   constexpr int AHEAD = CH == 3 ? 1 : 2;
-  uint4 enter[N], leave[N];
-  if (AHEAD == 2)
-    load_step (1, enter, leave);
-
-  for (int step = 0; step < rows; ++step) {
-    uint4 next_enter[N], next_leave[N];
-    if (AHEAD == 2)
-      load_step (step + 2, next_enter, next_leave);
-    else
-      load_step (step + 1, enter, leave);
-
+  /* Output row step from the window sums v; then v slides on to the
+   * next row with the rows entering and leaving. */
+  auto row_step = [&](int step, const uint4 (&enter)[N],
+      const uint4 (&leave)[N]) {
     uint32_t s[S];
     if constexpr (BYTES)
       run_window_sums<ST, RX> (v, s);
@@ -2104,6 +2138,7 @@ box_blur_strips (StripParams p)
         bias = ((uint32_t) max (h, 0) * count_y / 2) * mx;
       }
     };
+    uint4 chunks[N];
     if constexpr (BYTES) {
       /* Chunk c holds the bytes of lane c of the words, a run. The
        * windows cut short take their multipliers after the others, at the
@@ -2128,12 +2163,10 @@ box_blur_strips (StripParams p)
             }
           }
         }
-        if (outputs && x0 + c * kChunk < samples)
-          *reinterpret_cast<uint4 *>(out + c * kChunk) =
-              make_uint4 (top_bytes (t[0], t[1], t[2], t[3]),
-              top_bytes (t[4], t[5], t[6], t[7]),
-              top_bytes (t[8], t[9], t[10], t[11]),
-              top_bytes (t[12], t[13], t[14], t[15]));
+        chunks[c] = make_uint4 (top_bytes (t[0], t[1], t[2], t[3]),
+            top_bytes (t[4], t[5], t[6], t[7]),
+            top_bytes (t[8], t[9], t[10], t[11]),
+            top_bytes (t[12], t[13], t[14], t[15]));
       }
     } else {
 #pragma unroll
@@ -2150,17 +2183,64 @@ box_blur_strips (StripParams p)
             t[k][1] = (word >> 16) * mj + bias;
           }
         }
-        if (outputs && x0 + c * (P / N) < width)
-          store_lane_quotients<WP> (t, out + c * kChunk);
+        chunks[c] = lane_quotients<WP> (t);
       }
+    }
+    if (stretches) {
+      /* The pieces of the lanes with means: all but the first and last. */
+      if constexpr (PIECES)
+        lane_to_pieces (stages[warp], chunks);
+      uint8_t *span = out - (size_t) lane * P * CH;
+#pragma unroll
+      for (int h = 0; h < N; ++h) {
+        const int piece = h * kWarpSize + lane;
+        if (piece >= N && piece < N * (kWarpSize - 1))
+          *reinterpret_cast<uint4 *>(span + piece * kChunk) = chunks[h];
+      }
+    } else {
+#pragma unroll
+      for (int c = 0; c < N; ++c)
+        if (outputs && x0 + c * (P / N) < samples)
+          *reinterpret_cast<uint4 *>(out + c * kChunk) = chunks[c];
     }
 
     slide_lane<CH> (v, enter, leave);
-    if (AHEAD == 2) {
+  };
+  if constexpr (CH == 4) {
+    /* Two steps a round, each with its own rows in flight, in registers
+     * that no step copies: a copy of the rows in flight waits for them
+     * at the top of the next step, not where the slide needs them (on
+     * the H100 the four-byte kernel's main stall; RGBA 4K radius 6 1.3
+     * us faster this way). Lanes of one and two bytes lost as much:
+     * GRAY8 4K radius 6 valid 27.1 -> 31.7 us. */
+    static_assert (AHEAD == 2, "rows two steps ahead");
+    uint4 odd[2][N], even[2][N];
+    load_step (1, odd[0], odd[1]);
+    for (int step = 0; step < rows; step += 2) {
+      load_step (step + 2, even[0], even[1]);
+      row_step (step, odd[0], odd[1]);
+      if (step + 1 < rows) {
+        load_step (step + 3, odd[0], odd[1]);
+        row_step (step + 1, even[0], even[1]);
+      }
+    }
+  } else {
+    uint4 enter[N], leave[N];
+    if (AHEAD == 2)
+      load_step (1, enter, leave);
+    for (int step = 0; step < rows; ++step) {
+      uint4 next_enter[N], next_leave[N];
+      if (AHEAD == 2)
+        load_step (step + 2, next_enter, next_leave);
+      else
+        load_step (step + 1, enter, leave);
+      row_step (step, enter, leave);
+      if (AHEAD == 2) {
 #pragma unroll
-      for (int c = 0; c < N; ++c) {
-        enter[c] = next_enter[c];
-        leave[c] = next_leave[c];
+        for (int c = 0; c < N; ++c) {
+          enter[c] = next_enter[c];
+          leave[c] = next_leave[c];
+        }
       }
     }
   }
