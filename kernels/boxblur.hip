@@ -1915,6 +1915,21 @@ __device__ inline int piece_slot (int piece)
   return piece ^ ((piece >> 3) & 1);
 }
 
+/* Whether the strip kernel's lanes of CH-byte pixels store their rows
+ * as stretches: four-byte lanes only. In lanes of bytes it gained
+ * nothing (GRAY8 4K 0.3 us slower in the valid mode, RGB even; H100). */
+__host__ __device__ constexpr bool deals_chunks (int ch)
+{
+  return ch == 4;
+}
+
+/* Chunks of static shared memory a warp of that kernel keeps for
+ * lane_to_pieces (one, unused, where it does not deal its chunks). */
+__host__ __device__ constexpr int strip_stage_chunks (int ch, int warp_size)
+{
+  return deals_chunks (ch) ? 2 * warp_size : 1;
+}
+
 /* The lane's chunks 0 and 1 in, pieces lane and W + lane out. */
 __device__ inline void lane_to_pieces (uint4 * stage, uint4 (&q)[2])
 {
@@ -2023,14 +2038,13 @@ box_blur_strips (StripParams p)
     for (int k = 0; k < P; ++k)
       col[k] = border_row (x0 + k, width, mode);
   }
-  /* Four-byte lanes in warps within the row store their rows as
-   * stretches (lane_to_pieces). In lanes of bytes that gained nothing:
-   * GRAY8 4K 0.3 us slower in the valid mode, RGB even (H100). */
-  constexpr bool PIECES = CH == 4;
+  /* Warps within the row store their rows as stretches, where the lanes
+   * deal their chunks (deals_chunks). */
+  constexpr bool PIECES = deals_chunks (CH);
   static_assert (!PIECES || N == 2, "two chunks a lane");
   const bool stretches = PIECES && strip_x0 >= 0 &&
       strip_x0 + kWarpSize * P <= samples;
-  __shared__ uint4 stages[kStripWarps][PIECES ? 2 * kWarpSize : 1];
+  __shared__ uint4 stages[kStripWarps][strip_stage_chunks (CH, kWarpSize)];
   auto load = [&](int y, uint4 (&q)[N]) {
     if constexpr (BYTES)
       load_run_lane<ST, RX> (p, y, x0, samples, whole, needed, edge, q);
@@ -2329,8 +2343,10 @@ StripPlan plan_strips (const HipfDeviceLimits * limits,
       StripLayout<1>::kWords;
   plan.shared = share ? (size_t) plan.threads * words * sizeof (uint32_t) : 0;
   /* As many bands as fill the device, each band's strips together. */
+  const size_t stages = sizeof (uint4) * kStripWarps *
+      strip_stage_chunks (p->channels, limits->warp_size);
   const int per_mp = resident_blocks (plan.kernel, plan.threads, plan.shared,
-      limits->shared_mem_optin);
+      limits->shared_mem_optin - stages);
   int bands = per_mp * limits->multiprocessors / plan.blocks_x *
       bands_a_block;
   bands = bands > 0 ? bands : 1;
