@@ -1946,13 +1946,16 @@ __device__ inline void lane_to_pieces (uint4 * stage, uint4 (&q)[2])
  * of their first windows in pairs (box_blur_strips). A pair saves
  * radius_y rows a band and costs a barrier and blocks of half as many
  * strips; on the H100 that paid for lanes of one and two bytes (GRAY8 4K
- * radius 6 23.3 -> 20.0 us, two-byte 4K 33.8 -> 32.1) and not for four
- * (RGBA 4K radius 6 0.4 us slower). Three-byte lanes, and one-byte ones
- * in the valid mode, spilled more with the exchange, and ran up to twice
- * as long where they summed their start rows out of line to make room. */
+ * radius 6 23.3 -> 20.0 us, two-byte 4K 33.8 -> 32.1). Four-byte lanes
+ * pair only where a band is shorter than its window (plan_strips):
+ * 1920x1080 RGBA radius 6 (5-row bands) 16.8-17.1 -> 15.6-15.8 us, but
+ * 4K (17-row bands) 0.2 to 1.2 us slower. Three-byte lanes, and one-byte
+ * ones in the valid mode, spilled more with the exchange, and ran up to
+ * twice as long where they summed their start rows out of line to make
+ * room. */
 __host__ __device__ constexpr bool shares_band_starts (int ch, bool cut)
 {
-  return ch == 2 || (ch == 1 && !cut);
+  return ch == 2 || ch == 4 || (ch == 1 && !cut);
 }
 
 /* Below this radius_y a pair cost more than it saved: up to 1.4 us on
@@ -2308,8 +2311,9 @@ void *strip_kernel_for (int rx, HipfBorderMode mode, bool pairs)
   return strip_kernel_for<CH, false, false> (rx);
 }
 
-StripPlan plan_strips (const HipfDeviceLimits * limits,
-    const HipfBoxBlurPlane * p)
+/* The strip plan for the plane, its bands in pairs (share) or not. */
+StripPlan plan_strips_as (const HipfDeviceLimits * limits,
+    const HipfBoxBlurPlane * p, bool share)
 {
   StripPlan plan = { };
   const int64_t window = (int64_t) (2 * p->radius_x + 1) * (2 * p->radius_y + 1);
@@ -2319,8 +2323,6 @@ StripPlan plan_strips (const HipfDeviceLimits * limits,
   const HipfBorderMode mode = p->border;
   /* Lanes of bytes read whole chunks up to the row's end. */
   const bool bytes = p->channels % 2 == 1;
-  const bool share = shares_band_starts (p->channels,
-      bytes && mode == HIPF_BORDER_VALID) && p->radius_y >= kPairMinRadius;
   plan.kernel = p->channels == 4 ? strip_kernel_for<4> (rx, mode, share) :
       p->channels == 2 ? strip_kernel_for<2> (rx, mode, share) :
       p->channels == 1 ? strip_kernel_for<1> (rx, mode, share) :
@@ -2339,8 +2341,8 @@ StripPlan plan_strips (const HipfDeviceLimits * limits,
   plan.threads = bands_a_block * strips_a_block * limits->warp_size;
   plan.blocks_x = ceil_div (plan.strips, strips_a_block);
   /* A word a thread for each of its lane's words. */
-  const int words = p->channels == 2 ? StripLayout<2>::kWords :
-      StripLayout<1>::kWords;
+  const int words = p->channels == 4 ? StripLayout<4>::kWords :
+      p->channels == 2 ? StripLayout<2>::kWords : StripLayout<1>::kWords;
   plan.shared = share ? (size_t) plan.threads * words * sizeof (uint32_t) : 0;
   /* As many bands as fill the device, each band's strips together. */
   const size_t stages = sizeof (uint4) * kStripWarps *
@@ -2360,6 +2362,23 @@ StripPlan plan_strips (const HipfDeviceLimits * limits,
       bands_a_block);
   plan.ok = true;
   return plan;
+}
+
+/* How the strip path would run a plane, if it can: bands in pairs where
+ * the lanes share their starts, four-byte lanes only where their bands
+ * alone would be shorter than their windows (shares_band_starts). */
+StripPlan plan_strips (const HipfDeviceLimits * limits,
+    const HipfBoxBlurPlane * p)
+{
+  const bool cut = p->channels % 2 == 1 && p->border == HIPF_BORDER_VALID;
+  const bool share = shares_band_starts (p->channels, cut)
+      && p->radius_y >= kPairMinRadius;
+  if (p->channels != 4 || !share)
+    return plan_strips_as (limits, p, share);
+  const StripPlan single = plan_strips_as (limits, p, false);
+  if (single.band_rows == 0 || 2 * p->radius_y + 1 <= single.band_rows)
+    return single;
+  return plan_strips_as (limits, p, true);
 }
 
 /* How the fast path would run a plane, or why it cannot. */
