@@ -2273,6 +2273,7 @@ struct StripPlan
   int blocks_x;                 /* blocks a band's (or pair's) strips take */
   int blocks_y;                 /* bands, or pairs of bands */
   int band_rows;
+  bool paired;                  /* the bands share their starts in pairs */
   size_t shared;                /* the pairs' halves */
 };
 
@@ -2360,6 +2361,7 @@ StripPlan plan_strips_as (const HipfDeviceLimits * limits,
     return plan;
   plan.blocks_y = ceil_div (ceil_div (p->height, plan.band_rows),
       bands_a_block);
+  plan.paired = share;
   plan.ok = true;
   return plan;
 }
@@ -2605,8 +2607,9 @@ hipf_box_blur_path (const HipfDeviceLimits * limits,
     const HipfBoxBlurPlane * plane)
 {
   using namespace hipf;
-  if (plan_strips (limits, plane).ok)
-    return "strips";
+  const StripPlan strips = plan_strips (limits, plane);
+  if (strips.ok)
+    return strips.paired ? "paired strips" : "strips";
   return plan_bands (limits, plane).ok ? "bands" : "general";
 }
 

@@ -64,8 +64,9 @@ typedef struct {
 size_t hipf_box_blur_scratch_size (const HipfDeviceLimits * limits,
     const HipfBoxBlurPlane * plane);
 
-/* Which kernels hipf_box_blur() runs for @plane: "strips", "bands" or
- * "general" (see kernels/boxblur.hip); for logs and tests. */
+/* Which kernels hipf_box_blur() runs for @plane: "strips", "paired
+ * strips" (bands that share their starts in pairs), "bands" or "general"
+ * (see kernels/boxblur.hip); for logs and tests. */
 const char *hipf_box_blur_path (const HipfDeviceLimits * limits,
     const HipfBoxBlurPlane * plane);
 
