@@ -1593,24 +1593,27 @@ constexpr int kMaxStripRadius = kLanePixels;
 constexpr int kStripWarps = 8;
 constexpr int kStripThreads = kStripWarps * kWarpSize;
 
-/* A lane's pixels, chunks and words. Pixels of two and four bytes: eight
- * pixels a lane, WP words a pixel, channels c and c + WP sharing word c
- * (Lanes<WP, 2>); their columns across the row's ends fit the registers
- * (sixteen spilled). Lanes of bytes, for pixels of one and three bytes:
- * 32 bytes a lane, what four-byte lanes move; word i holds byte i in its
+/* A lane's pixels, chunks and words. Pixels of two and four bytes, and
+ * widened ones of three: eight pixels a lane, WP words a pixel, channels
+ * c and c + WP sharing word c (Lanes<WP, 2>); their columns across the
+ * row's ends fit the registers (sixteen spilled). Lanes of bytes, for
+ * pixels of one and three bytes: 32 bytes a lane, what four-byte lanes move; word i holds byte i in its
  * low lane and byte i + 16 in its high lane, so that each lane of the
  * words is a run of 16 neighbouring bytes for the window to slide along,
- * a byte at a time or, for three-byte pixels, three. */
-template <int CH>
+ * a byte at a time or, for three-byte pixels, three. WIDE: three-byte
+ * pixels widened (widens_pixels). */
+template <int CH, bool WIDE = false>
 struct StripLayout
 {
-  /* Lanes of bytes: one-byte pixels, and three-byte ones taken as a row
-   * of bytes whose window steps three at a time. */
-  static constexpr bool kBytes = CH % 2 == 1;
+  static_assert (!WIDE || CH == 3, "only three-byte pixels widen");
+  static constexpr bool kBytes = CH % 2 == 1 && !WIDE;
+  static constexpr bool kWidened = WIDE;
+  /* Bytes a pixel takes in the lane's words. */
+  static constexpr int kLaneBytes = kWidened ? 4 : CH;
   static constexpr int kStride = kBytes ? CH : 1;     /* bytes a pixel */
   static constexpr int kPixels = kBytes ? 4 * kLanePixels : kLanePixels;
-  static constexpr int kChunks = kPixels * (kBytes ? 1 : CH) / kChunk;
-  static constexpr int kPixelWords = kBytes ? 1 : CH / 2;
+  static constexpr int kChunks = kPixels * (kBytes ? 1 : kLaneBytes) / kChunk;
+  static constexpr int kPixelWords = kBytes ? 1 : kLaneBytes / 2;
   static constexpr int kWords = kChunks * kChunk / 2;
   static constexpr int kRun = kWords / kPixelWords;    /* pixels a lane's run */
 };
@@ -1631,7 +1634,10 @@ struct StripParams
 
 /* The lane's pixels of row y (none where y < 0) as its chunks. A lane
  * with every pixel in the row reads its chunks as they lie; one across the
- * row's ends reads pixel k from column col[k] (none where negative). */
+ * row's ends reads pixel k from column col[k] (none where negative).
+ * Three-byte pixels arrive as they lie, 24 bytes in q[0] and the first
+ * half of q[1], to be widened where they are summed: widened here, the
+ * rows in flight would be waited for as soon as they were asked for. */
 template <int CH, int N = StripLayout<CH>::kChunks>
 __device__ inline void load_lane (const StripParams & p, int y, int x0,
     bool whole, bool needed, const int (&col)[kLanePixels], uint4 (&q)[N])
@@ -1639,19 +1645,35 @@ __device__ inline void load_lane (const StripParams & p, int y, int x0,
   constexpr int P = kLanePixels;
   const uint8_t *row = p.src + (size_t) y * p.src_pitch;
   if (y >= 0 && needed && whole) {
+    if constexpr (CH == 3) {
+      /* Eight-byte aligned: a lane starts 24 bytes after the one before. */
+      const uint2 *at = reinterpret_cast<const uint2 *>(row + (size_t) x0 * CH);
+      const uint2 a = at[0], b = at[1], c = at[2];
+      q[0] = make_uint4 (a.x, a.y, b.x, b.y);
+      q[1] = make_uint4 (c.x, c.y, 0, 0);
+    } else {
 #pragma unroll
-    for (int s = 0; s < N; ++s)
-      q[s] = *reinterpret_cast<const uint4 *>(row + (size_t) x0 * CH +
-          s * kChunk);
+      for (int s = 0; s < N; ++s)
+        q[s] = *reinterpret_cast<const uint4 *>(row + (size_t) x0 * CH +
+            s * kChunk);
+    }
   } else if (y >= 0 && needed) {
     uint32_t w[N * 4] = { };
 #pragma unroll
     for (int k = 0; k < P; ++k) {
-      uint32_t px = 0;
-      if (col[k] >= 0)
-        px = CH == 4 ? reinterpret_cast<const uint32_t *>(row)[col[k]] :
-            reinterpret_cast<const uint16_t *>(row)[col[k]];
-      w[k * CH / 4] |= px << (8 * (k * CH % 4));
+      if constexpr (CH == 3) {
+#pragma unroll
+        for (int b = 0; b < CH; ++b)
+          if (col[k] >= 0)
+            w[(k * CH + b) / 4] |= (uint32_t) row[col[k] * CH + b] <<
+                (8 * ((k * CH + b) % 4));
+      } else {
+        uint32_t px = 0;
+        if (col[k] >= 0)
+          px = CH == 4 ? reinterpret_cast<const uint32_t *>(row)[col[k]] :
+              reinterpret_cast<const uint16_t *>(row)[col[k]];
+        w[k * CH / 4] |= px << (8 * (k * CH % 4));
+      }
     }
 #pragma unroll
     for (int s = 0; s < N; ++s)
@@ -1776,11 +1798,46 @@ __device__ inline void run_words (const uint4 (&q)[2], uint32_t (&w)[16])
       run_word_pair (a[m], b[m], h, w[4 * m + 2 * h], w[4 * m + 2 * h + 1]);
 }
 
-/* v += the lane's pixels of q, as the lane words of StripLayout<CH>. */
-template <int CH, int N, int S>
+/* Eight three-byte pixels as load_lane left them, as the two chunks of
+ * eight four-byte ones. Each pixel's fourth byte is whichever byte of the
+ * row follows it: it sums in a channel of its own, within its 16-bit
+ * lanes as any byte does, and its means are never stored. */
+__device__ inline void widen_pixels (const uint4 (&q)[2], uint4 (&wide)[2])
+{
+  const uint32_t a[6] = { q[0].x, q[0].y, q[0].z, q[0].w, q[1].x, q[1].y };
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const uint32_t *b = a + 3 * h;
+    wide[h] = make_uint4 (b[0], __byte_perm (b[0], b[1], 0x6543),
+        __byte_perm (b[1], b[2], 0x5432), b[2] >> 8);
+  }
+}
+
+/* The 24 bytes of eight three-byte pixels from the chunks of their
+ * widened means. */
+__device__ inline void narrow_pixels (const uint4 (&wide)[2], uint2 (&out)[3])
+{
+  uint32_t o[6];
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    o[3 * h] = __byte_perm (wide[h].x, wide[h].y, 0x4210);
+    o[3 * h + 1] = __byte_perm (wide[h].y, wide[h].z, 0x5421);
+    o[3 * h + 2] = __byte_perm (wide[h].z, wide[h].w, 0x6542);
+  }
+#pragma unroll
+  for (int k = 0; k < 3; ++k)
+    out[k] = make_uint2 (o[2 * k], o[2 * k + 1]);
+}
+
+/* v += the lane's pixels of q, as the lane words of StripLayout<CH, WIDE>. */
+template <int CH, bool WIDE = false, int N, int S>
 __device__ inline void add_lane (uint32_t (&v)[S], const uint4 (&q)[N])
 {
-  if constexpr (StripLayout<CH>::kBytes) {
+  if constexpr (WIDE) {
+    uint4 wide[2];
+    widen_pixels (q, wide);
+    add_lane<4> (v, wide);
+  } else if constexpr (StripLayout<CH>::kBytes) {
     uint32_t w[S];
     run_words (q, w);
 #pragma unroll
@@ -1794,11 +1851,16 @@ __device__ inline void add_lane (uint32_t (&v)[S], const uint4 (&q)[N])
 }
 
 /* v += the words of enter - those of leave. */
-template <int CH, int N, int S>
+template <int CH, bool WIDE = false, int N, int S>
 __device__ inline void slide_lane (uint32_t (&v)[S], const uint4 (&enter)[N],
     const uint4 (&leave)[N])
 {
-  if constexpr (StripLayout<CH>::kBytes) {
+  if constexpr (WIDE) {
+    uint4 e[2], l[2];
+    widen_pixels (enter, e);
+    widen_pixels (leave, l);
+    slide_lane<4> (v, e, l);
+  } else if constexpr (StripLayout<CH>::kBytes) {
     const uint32_t ea[4] = { enter[0].x, enter[0].y, enter[0].z, enter[0].w };
     const uint32_t eb[4] = { enter[1].x, enter[1].y, enter[1].z, enter[1].w };
     const uint32_t la[4] = { leave[0].x, leave[0].y, leave[0].z, leave[0].w };
@@ -1963,16 +2025,35 @@ __host__ __device__ constexpr bool shares_band_starts (int ch, bool cut)
  * radius 4 (GRAY8 4K). */
 constexpr int kPairMinRadius = 4;
 
+/* Whether three-byte pixels take widened lanes (StripLayout<3, true>)
+ * rather than lanes of bytes. Lanes of bytes spill more with every pixel
+ * of horizontal radius, and their valid mode's cut windows at any; widened
+ * lanes sum a fourth channel and read 24 bytes a lane in three pieces.
+ * Interleaved probe runs on the H100, lanes of bytes against widened
+ * (RGB, us): 4K radius 4 zero 46.5 against 44.9, mirror 47.4 against
+ * 46.3, radius 6 zero 61.4 against 46.2, mirror 62.0 against 48.4;
+ * 1920x1080 radius 4 zero 19.4 against 21.2, mirror 20.1 against 23.4,
+ * radius 6 30.1 against 22.7, 29.5 against 24.5; valid mode 4K radius 1
+ * 47.1 against 41.4, radius 2 52.7 against 42.2, 1920x1080 radius 1 15.1
+ * against 16.6, radius 3 21.4 against 18.2. */
+constexpr int kWideMinRadius = 5;
+constexpr int kWideMinValidRadius = 2;
+__host__ __device__ constexpr bool widens_pixels (int rx, HipfBorderMode mode)
+{
+  return rx >= (mode == HIPF_BORDER_VALID ? kWideMinValidRadius :
+      kWideMinRadius);
+}
+
 /* CUT: the kernel for the valid mode, for lanes of bytes, whose code for
  * cut windows spills the others' registers (three-byte mirror rows 12 %
  * slower); the other lanes always carry it. PAIRS: bands share their
  * starts in pairs (shares_band_starts); a kernel of its own, so that the
  * others keep their registers. */
-template <int CH, int RX, bool CUT, bool PAIRS>
+template <int CH, int RX, bool CUT, bool PAIRS, bool WIDE>
 __global__ void __launch_bounds__ (kStripThreads, 2)
 box_blur_strips (StripParams p)
 {
-  using Layout = StripLayout<CH>;
+  using Layout = StripLayout<CH, WIDE>;
   constexpr int P = Layout::kPixels, WP = Layout::kPixelWords;
   constexpr int N = Layout::kChunks;
   constexpr int W = Lanes<WP, 2>::kWords, S = Layout::kWords;
@@ -2048,11 +2129,29 @@ box_blur_strips (StripParams p)
   const bool stretches = PIECES && strip_x0 >= 0 &&
       strip_x0 + kWarpSize * P <= samples;
   __shared__ uint4 stages[kStripWarps][strip_stage_chunks (CH, kWarpSize)];
+  /* Widened lanes across the row's ends read their pixels a byte at a
+   * time, and put them together as they arrive: read with the rows in
+   * flight, they held up their warp there for each row (on the H100, RGB
+   * 4K radius 6 mirror 56 us against 40.9 zero). They keep the row's
+   * index instead and read it where it is summed, from the lines that
+   * the lanes beside have just loaded: mirror 48.4 us, but zero 46.2, as
+   * the kernel's other lanes pay for the read's place in the row step. */
+  constexpr bool DEFER = Layout::kWidened;
   auto load = [&](int y, uint4 (&q)[N]) {
     if constexpr (BYTES)
       load_run_lane<ST, RX> (p, y, x0, samples, whole, needed, edge, q);
+    else if (DEFER && !whole)
+      q[0].x = (uint32_t) y;
     else
       load_lane<CH> (p, y, x0, whole, needed, col, q);
+  };
+  /* The row q as load left it, read now where load deferred it; in
+   * place, since a copy of a row in flight would wait for it. */
+  auto arrived = [&](uint4 (&q)[N]) {
+    if constexpr (DEFER) {
+      if (!whole)
+        load_lane<CH> (p, (int) q[0].x, x0, false, needed, col, q);
+    }
   };
 
   const int boundary = (2 * blockIdx.y + 1) * p.band_rows;
@@ -2075,8 +2174,10 @@ box_blur_strips (StripParams p)
         load (d + b < count ? border_row (from + d + b, height, mode) : -1,
             q[b]);
 #pragma unroll
-      for (int b = 0; b < B; ++b)
-        add_lane<CH> (v, q[b]);
+      for (int b = 0; b < B; ++b) {
+        arrived (q[b]);
+        add_lane<CH, WIDE> (v, q[b]);
+      }
     }
   };
   /* The two bands' first windows share all rows but one each: each warp
@@ -2104,8 +2205,10 @@ box_blur_strips (StripParams p)
 #pragma unroll
     for (int k = 0; k < S; ++k)
       v[k] += strip_halves[(partner * S + k) * kWarpSize + lane];
-    if (in_plane)
-      add_lane<CH> (v, own);
+    if (in_plane) {
+      arrived (own);
+      add_lane<CH, WIDE> (v, own);
+    }
   } else if (!PAIRS || (in_plane && rows > 0)) {
     add_rows (first - ry, 2 * ry + 1);
   }
@@ -2121,13 +2224,12 @@ box_blur_strips (StripParams p)
     load (more ? border_row (t + dir * ry, height, mode) : -1, enter);
     load (more ? border_row (t - dir * (ry + 1), height, mode) : -1, leave);
   };
-  /* Three-byte lanes load one step ahead: their wider windows take the
-   * registers. */
-  constexpr int AHEAD = CH == 3 ? 1 : 2;
+  /* Three-byte lanes of bytes load one step ahead: their wider windows
+   * take the registers. */
+  constexpr int AHEAD = Layout::kStride == 3 ? 1 : 2;
   /* Output row step from the window sums v; then v slides on to the
    * next row with the rows entering and leaving. */
-  auto row_step = [&](int step, const uint4 (&enter)[N],
-      const uint4 (&leave)[N]) {
+  auto row_step = [&](int step, uint4 (&enter)[N], uint4 (&leave)[N]) {
     uint32_t s[S];
     if constexpr (BYTES)
       run_window_sums<ST, RX> (v, s);
@@ -2203,7 +2305,14 @@ box_blur_strips (StripParams p)
         chunks[c] = lane_quotients<WP> (t);
       }
     }
-    if (stretches) {
+    if constexpr (Layout::kWidened) {
+      uint2 pieces[3];
+      narrow_pixels (chunks, pieces);
+#pragma unroll
+      for (int k = 0; k < 3; ++k)
+        if (outputs && x0 * CH + k * 8 < samples * CH)
+          reinterpret_cast<uint2 *>(out)[k] = pieces[k];
+    } else if (stretches) {
       /* The pieces of the lanes with means: all but the first and last. */
       if constexpr (PIECES)
         lane_to_pieces (stages[warp], chunks);
@@ -2221,9 +2330,11 @@ box_blur_strips (StripParams p)
           *reinterpret_cast<uint4 *>(out + c * kChunk) = chunks[c];
     }
 
-    slide_lane<CH> (v, enter, leave);
+    arrived (enter);
+    arrived (leave);
+    slide_lane<CH, WIDE> (v, enter, leave);
   };
-  if constexpr (CH == 4) {
+  if constexpr (Layout::kPixelWords == 2) {
     /* Two steps a round, each with its own rows in flight, in registers
      * that no step copies: a copy of the rows in flight waits for them
      * at the top of the next step, not where the slide needs them (on
@@ -2277,30 +2388,35 @@ struct StripPlan
   size_t shared;                /* the pairs' halves */
 };
 
-template <int CH, bool CUT, bool PAIRS>
+template <int CH, bool CUT, bool PAIRS, bool WIDE = false>
 void *strip_kernel_for (int rx)
 {
   using Kernel = void (*) (StripParams);
   Kernel k = nullptr;
   switch (rx) {
-    case 1: k = box_blur_strips<CH, 1, CUT, PAIRS>; break;
-    case 2: k = box_blur_strips<CH, 2, CUT, PAIRS>; break;
-    case 3: k = box_blur_strips<CH, 3, CUT, PAIRS>; break;
-    case 4: k = box_blur_strips<CH, 4, CUT, PAIRS>; break;
-    case 5: k = box_blur_strips<CH, 5, CUT, PAIRS>; break;
-    case 6: k = box_blur_strips<CH, 6, CUT, PAIRS>; break;
-    case 7: k = box_blur_strips<CH, 7, CUT, PAIRS>; break;
-    case 8: k = box_blur_strips<CH, 8, CUT, PAIRS>; break;
+    case 1: k = box_blur_strips<CH, 1, CUT, PAIRS, WIDE>; break;
+    case 2: k = box_blur_strips<CH, 2, CUT, PAIRS, WIDE>; break;
+    case 3: k = box_blur_strips<CH, 3, CUT, PAIRS, WIDE>; break;
+    case 4: k = box_blur_strips<CH, 4, CUT, PAIRS, WIDE>; break;
+    case 5: k = box_blur_strips<CH, 5, CUT, PAIRS, WIDE>; break;
+    case 6: k = box_blur_strips<CH, 6, CUT, PAIRS, WIDE>; break;
+    case 7: k = box_blur_strips<CH, 7, CUT, PAIRS, WIDE>; break;
+    case 8: k = box_blur_strips<CH, 8, CUT, PAIRS, WIDE>; break;
     default: break;
   }
   return reinterpret_cast<void *>(k);
 }
 
 /* The strip kernel for the plane: lanes of bytes have one for the valid
- * mode, and lanes that share their bands' starts one for pairs. */
+ * mode, lanes that share their bands' starts one for pairs, and
+ * three-byte pixels one for widened lanes. */
 template <int CH>
-void *strip_kernel_for (int rx, HipfBorderMode mode, bool pairs)
+void *strip_kernel_for (int rx, HipfBorderMode mode, bool pairs, bool wide)
 {
+  if constexpr (CH == 3) {
+    if (wide)
+      return strip_kernel_for<CH, false, false, true> (rx);
+  }
   if constexpr (StripLayout<CH>::kBytes) {
     if (mode == HIPF_BORDER_VALID)
       return strip_kernel_for<CH, true, false> (rx);
@@ -2322,12 +2438,13 @@ StripPlan plan_strips_as (const HipfDeviceLimits * limits,
     return plan;
   const int rx = p->radius_x;
   const HipfBorderMode mode = p->border;
+  const bool wide = p->channels == 3 && widens_pixels (rx, mode);
   /* Lanes of bytes read whole chunks up to the row's end. */
-  const bool bytes = p->channels % 2 == 1;
-  plan.kernel = p->channels == 4 ? strip_kernel_for<4> (rx, mode, share) :
-      p->channels == 2 ? strip_kernel_for<2> (rx, mode, share) :
-      p->channels == 1 ? strip_kernel_for<1> (rx, mode, share) :
-      p->channels == 3 ? strip_kernel_for<3> (rx, mode, share) : nullptr;
+  const bool bytes = p->channels % 2 == 1 && !wide;
+  plan.kernel = p->channels == 4 ? strip_kernel_for<4> (rx, mode, share, false) :
+      p->channels == 2 ? strip_kernel_for<2> (rx, mode, share, false) :
+      p->channels == 1 ? strip_kernel_for<1> (rx, mode, share, false) :
+      p->channels == 3 ? strip_kernel_for<3> (rx, mode, share, wide) : nullptr;
   if (!plan.kernel)
     return plan;
   if (bytes && p->width % kChunk != 0)

@@ -679,7 +679,11 @@ GST_END_TEST;
  * 16-bit lanes. Lanes of one- and three-byte pixels hold 32 bytes and
  * read whole chunks: their rows are a multiple of 16 pixels (ending in a
  * lane's first or second chunk), and their narrow strips take more bands,
- * so their planes are taller. Each plane is checked to take the strips:
+ * so their planes are taller. Three-byte pixels take widened lanes from
+ * a horizontal radius of 5 (2 in the valid mode), and then rows of any
+ * width, as two- and four-byte pixels do, the fourth byte of each pixel
+ * the next pixel's first wherever the row goes on: white planes and
+ * random ones check that it reaches no mean that is stored. Each plane is checked to take the strips:
  * bands as tall as the vertical radii need come from one multiprocessor
  * and planes tall enough for the blocks that share it. */
 GST_START_TEST (test_strips)
@@ -698,6 +702,18 @@ GST_START_TEST (test_strips)
   };
   static const gint radii[][2] = { {1, 0}, {1, 1}, {2, 3}, {3, 5}, {4, 6},
   {5, 4}, {6, 6}, {7, 8}, {8, 6}, {8, 0}
+  };
+  /* Widened three-byte lanes on rows of any width: one pixel, part of a
+   * lane, rows ending in every pixel of a lane. */
+  static const struct
+  {
+    gint width, height, padding, rx, ry;
+    gboolean white;
+  } wide_rgb[] = {
+    {1, 100, 16, 5, 4, FALSE}, {7, 100, 32, 8, 4, FALSE},
+    {61, 100, 0, 6, 6, FALSE}, {487, 40, 16, 5, 4, FALSE},
+    {1001, 40, 48, 7, 8, FALSE}, {1003, 40, 0, 8, 6, TRUE},
+    {245, 61, 16, 6, 0, FALSE}, {242, 61, 16, 5, 4, FALSE},
   };
   HipfDeviceLimits limits;
   guint c, w, r;
@@ -737,9 +753,14 @@ GST_START_TEST (test_strips)
     fail_unless_equals_string (hipf_box_blur_path (&limits, &unpaired),
         "strips");
   }
-  /* One- and three-byte rows of other widths take the band kernels. */
+  for (w = 0; w < G_N_ELEMENTS (wide_rgb); w++)
+    check_kernel_plane (&limits, 3, wide_rgb[w].width, wide_rgb[w].height,
+        wide_rgb[w].padding, wide_rgb[w].rx, wide_rgb[w].ry,
+        wide_rgb[w].white, "strips");
+  /* One- and three-byte rows of other widths take the band kernels where
+   * their lanes are lanes of bytes. */
   check_kernel_plane (&limits, 1, 61, 100, 16, 3, 2, FALSE, "bands");
-  check_kernel_plane (&limits, 3, 61, 100, 16, 3, 2, FALSE, "bands");
+  check_kernel_plane (&limits, 3, 61, 100, 16, 1, 2, FALSE, "bands");
 }
 
 GST_END_TEST;
