@@ -2044,12 +2044,25 @@ __host__ __device__ constexpr bool widens_pixels (int rx, HipfBorderMode mode)
       kWideMinRadius);
 }
 
+/* Whether widened lanes across the row's ends read any pixel, and so
+ * read their rows where they are summed (box_blur_strips, DEFERS): in
+ * the zero and valid modes, rows a whole number of lanes wide leave them
+ * nothing to read, and a kernel without those reads is faster (H100,
+ * RGB 4K radius 6 zero 46.2 -> 40.9 us, valid 49.4 -> 44.0, 1920x1080
+ * zero 22.6 -> 20.6; interleaved probe runs). */
+__host__ __device__ constexpr bool defers_edge_reads (int width,
+    HipfBorderMode mode)
+{
+  return !((mode == HIPF_BORDER_ZERO || mode == HIPF_BORDER_VALID)
+      && width % kLanePixels == 0);
+}
+
 /* CUT: the kernel for the valid mode, for lanes of bytes, whose code for
  * cut windows spills the others' registers (three-byte mirror rows 12 %
  * slower); the other lanes always carry it. PAIRS: bands share their
  * starts in pairs (shares_band_starts); a kernel of its own, so that the
  * others keep their registers. */
-template <int CH, int RX, bool CUT, bool PAIRS, bool WIDE>
+template <int CH, int RX, bool CUT, bool PAIRS, bool WIDE, bool DEFERS>
 __global__ void __launch_bounds__ (kStripThreads, 2)
 box_blur_strips (StripParams p)
 {
@@ -2132,11 +2145,12 @@ box_blur_strips (StripParams p)
   /* Widened lanes across the row's ends read their pixels a byte at a
    * time, and put them together as they arrive: read with the rows in
    * flight, they held up their warp there for each row (on the H100, RGB
-   * 4K radius 6 mirror 56 us against 40.9 zero). They keep the row's
-   * index instead and read it where it is summed, from the lines that
-   * the lanes beside have just loaded: mirror 48.4 us, but zero 46.2, as
-   * the kernel's other lanes pay for the read's place in the row step. */
-  constexpr bool DEFER = Layout::kWidened;
+   * 4K radius 6 mirror 56 us against 40.9 zero). With DEFERS they keep
+   * the row's index instead and read it where it is summed, from the
+   * lines that the lanes beside have just loaded: mirror 48.4 us, but
+   * zero 46.2, as the kernel's other lanes pay for the read's place in
+   * the row step (defers_edge_reads). */
+  constexpr bool DEFER = Layout::kWidened && DEFERS;
   auto load = [&](int y, uint4 (&q)[N]) {
     if constexpr (BYTES)
       load_run_lane<ST, RX> (p, y, x0, samples, whole, needed, edge, q);
@@ -2388,20 +2402,20 @@ struct StripPlan
   size_t shared;                /* the pairs' halves */
 };
 
-template <int CH, bool CUT, bool PAIRS, bool WIDE = false>
+template <int CH, bool CUT, bool PAIRS, bool WIDE = false, bool DEFERS = false>
 void *strip_kernel_for (int rx)
 {
   using Kernel = void (*) (StripParams);
   Kernel k = nullptr;
   switch (rx) {
-    case 1: k = box_blur_strips<CH, 1, CUT, PAIRS, WIDE>; break;
-    case 2: k = box_blur_strips<CH, 2, CUT, PAIRS, WIDE>; break;
-    case 3: k = box_blur_strips<CH, 3, CUT, PAIRS, WIDE>; break;
-    case 4: k = box_blur_strips<CH, 4, CUT, PAIRS, WIDE>; break;
-    case 5: k = box_blur_strips<CH, 5, CUT, PAIRS, WIDE>; break;
-    case 6: k = box_blur_strips<CH, 6, CUT, PAIRS, WIDE>; break;
-    case 7: k = box_blur_strips<CH, 7, CUT, PAIRS, WIDE>; break;
-    case 8: k = box_blur_strips<CH, 8, CUT, PAIRS, WIDE>; break;
+    case 1: k = box_blur_strips<CH, 1, CUT, PAIRS, WIDE, DEFERS>; break;
+    case 2: k = box_blur_strips<CH, 2, CUT, PAIRS, WIDE, DEFERS>; break;
+    case 3: k = box_blur_strips<CH, 3, CUT, PAIRS, WIDE, DEFERS>; break;
+    case 4: k = box_blur_strips<CH, 4, CUT, PAIRS, WIDE, DEFERS>; break;
+    case 5: k = box_blur_strips<CH, 5, CUT, PAIRS, WIDE, DEFERS>; break;
+    case 6: k = box_blur_strips<CH, 6, CUT, PAIRS, WIDE, DEFERS>; break;
+    case 7: k = box_blur_strips<CH, 7, CUT, PAIRS, WIDE, DEFERS>; break;
+    case 8: k = box_blur_strips<CH, 8, CUT, PAIRS, WIDE, DEFERS>; break;
     default: break;
   }
   return reinterpret_cast<void *>(k);
@@ -2411,11 +2425,13 @@ void *strip_kernel_for (int rx)
  * mode, lanes that share their bands' starts one for pairs, and
  * three-byte pixels one for widened lanes. */
 template <int CH>
-void *strip_kernel_for (int rx, HipfBorderMode mode, bool pairs, bool wide)
+void *strip_kernel_for (int rx, HipfBorderMode mode, bool pairs, bool wide,
+    bool defers = false)
 {
   if constexpr (CH == 3) {
     if (wide)
-      return strip_kernel_for<CH, false, false, true> (rx);
+      return defers ? strip_kernel_for<CH, false, false, true, true> (rx) :
+          strip_kernel_for<CH, false, false, true, false> (rx);
   }
   if constexpr (StripLayout<CH>::kBytes) {
     if (mode == HIPF_BORDER_VALID)
@@ -2444,7 +2460,8 @@ StripPlan plan_strips_as (const HipfDeviceLimits * limits,
   plan.kernel = p->channels == 4 ? strip_kernel_for<4> (rx, mode, share, false) :
       p->channels == 2 ? strip_kernel_for<2> (rx, mode, share, false) :
       p->channels == 1 ? strip_kernel_for<1> (rx, mode, share, false) :
-      p->channels == 3 ? strip_kernel_for<3> (rx, mode, share, wide) : nullptr;
+      p->channels == 3 ? strip_kernel_for<3> (rx, mode, share, wide,
+      defers_edge_reads (p->width, mode)) : nullptr;
   if (!plan.kernel)
     return plan;
   if (bytes && p->width % kChunk != 0)
