@@ -36,7 +36,7 @@ sanitize() {
 for step in $steps; do
   case $step in
     tests)
-      timeout "${TESTS_TIMEOUT:-400}" meson test -C "$build" --no-rebuild \
+      timeout "${TESTS_TIMEOUT:-560}" meson test -C "$build" --no-rebuild \
         --print-errorlogs >"$out/tests.log" 2>&1
       rc=$?
       cp "$build/meson-logs/testlog.txt" "$out/testlog.txt" 2>/dev/null
