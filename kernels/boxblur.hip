@@ -1597,11 +1597,11 @@ constexpr int kStripThreads = kStripWarps * kWarpSize;
  * widened ones of three: eight pixels a lane, WP words a pixel, channels
  * c and c + WP sharing word c (Lanes<WP, 2>); their columns across the
  * row's ends fit the registers (sixteen spilled). Lanes of bytes, for
- * pixels of one and three bytes: 32 bytes a lane, what four-byte lanes move; word i holds byte i in its
- * low lane and byte i + 16 in its high lane, so that each lane of the
- * words is a run of 16 neighbouring bytes for the window to slide along,
- * a byte at a time or, for three-byte pixels, three. WIDE: three-byte
- * pixels widened (widens_pixels). */
+ * pixels of one and three bytes: 32 bytes a lane, what four-byte lanes
+ * move; word i holds byte i in its low lane and byte i + 16 in its high
+ * lane, so that each lane of the words is a run of 16 neighbouring bytes
+ * for the window to slide along, a byte at a time or, for three-byte
+ * pixels, three. WIDE: three-byte pixels widened (widens_pixels). */
 template <int CH, bool WIDE = false>
 struct StripLayout
 {
@@ -1647,7 +1647,8 @@ __device__ inline void load_lane (const StripParams & p, int y, int x0,
   if (y >= 0 && needed && whole) {
     if constexpr (CH == 3) {
       /* Eight-byte aligned: a lane starts 24 bytes after the one before. */
-      const uint2 *at = reinterpret_cast<const uint2 *>(row + (size_t) x0 * CH);
+      const uint2 *at =
+          reinterpret_cast<const uint2 *>(row + (size_t) x0 * CH);
       const uint2 a = at[0], b = at[1], c = at[2];
       q[0] = make_uint4 (a.x, a.y, b.x, b.y);
       q[1] = make_uint4 (c.x, c.y, 0, 0);
@@ -2030,12 +2031,13 @@ constexpr int kPairMinRadius = 4;
  * of horizontal radius, and their valid mode's cut windows at any; widened
  * lanes sum a fourth channel and read 24 bytes a lane in three pieces.
  * Interleaved probe runs on the H100, lanes of bytes against widened
- * (RGB, us): 4K radius 4 zero 46.5 against 44.9, mirror 47.4 against
- * 46.3, radius 6 zero 61.4 against 46.2, mirror 62.0 against 48.4;
- * 1920x1080 radius 4 zero 19.4 against 21.2, mirror 20.1 against 23.4,
- * radius 6 30.1 against 22.7, 29.5 against 24.5; valid mode 4K radius 1
- * 47.1 against 41.4, radius 2 52.7 against 42.2, 1920x1080 radius 1 15.1
- * against 16.6, radius 3 21.4 against 18.2. */
+ * lanes with deferred edge reads (RGB, us): 4K radius 4 zero 46.5
+ * against 44.9, mirror 47.4 against 46.3, radius 6 zero 61.4 against
+ * 46.2, mirror 62.0 against 48.4; 1920x1080 radius 4 zero 19.4 against
+ * 21.2, mirror 20.1 against 23.4, radius 6 30.1 against 22.7, 29.5
+ * against 24.5; valid mode 4K radius 1 47.1 against 41.4, radius 2 52.7
+ * against 42.2, 1920x1080 radius 1 15.1 against 16.6, radius 3 21.4
+ * against 18.2. */
 constexpr int kWideMinRadius = 5;
 constexpr int kWideMinValidRadius = 2;
 __host__ __device__ constexpr bool widens_pixels (int rx, HipfBorderMode mode)
@@ -2402,7 +2404,8 @@ struct StripPlan
   size_t shared;                /* the pairs' halves */
 };
 
-template <int CH, bool CUT, bool PAIRS, bool WIDE = false, bool DEFERS = false>
+template <int CH, bool CUT, bool PAIRS, bool WIDE = false,
+    bool DEFERS = false>
 void *strip_kernel_for (int rx)
 {
   using Kernel = void (*) (StripParams);
@@ -2457,11 +2460,11 @@ StripPlan plan_strips_as (const HipfDeviceLimits * limits,
   const bool wide = p->channels == 3 && widens_pixels (rx, mode);
   /* Lanes of bytes read whole chunks up to the row's end. */
   const bool bytes = p->channels % 2 == 1 && !wide;
-  plan.kernel = p->channels == 4 ? strip_kernel_for<4> (rx, mode, share, false) :
-      p->channels == 2 ? strip_kernel_for<2> (rx, mode, share, false) :
-      p->channels == 1 ? strip_kernel_for<1> (rx, mode, share, false) :
-      p->channels == 3 ? strip_kernel_for<3> (rx, mode, share, wide,
-      defers_edge_reads (p->width, mode)) : nullptr;
+  plan.kernel = p->channels == 4 ? strip_kernel_for<4> (rx, mode, share,
+      false) : p->channels == 2 ? strip_kernel_for<2> (rx, mode, share,
+      false) : p->channels == 1 ? strip_kernel_for<1> (rx, mode, share,
+      false) : p->channels == 3 ? strip_kernel_for<3> (rx, mode, share,
+      wide, defers_edge_reads (p->width, mode)) : nullptr;
   if (!plan.kernel)
     return plan;
   if (bytes && p->width % kChunk != 0)
