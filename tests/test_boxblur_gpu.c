@@ -564,6 +564,8 @@ download (guint8 * out, const void *dst, gsize size, hipStream_t stream)
 static gboolean
 takes_path (const gchar * actual, const gchar * path)
 {
+  if (path == NULL)
+    return TRUE;
   if (strcmp (path, "strips") == 0)
     return strcmp (actual, "strips") == 0 ||
         strcmp (actual, "paired strips") == 0;
@@ -573,7 +575,7 @@ takes_path (const gchar * actual, const gchar * path)
 /* The launch wrapper driven directly, on a plane of random samples (all
  * 255 where white) with rows padded by @padding bytes, in every border
  * mode, against the reference; the plane must take the kernels of @path
- * (takes_path). */
+ * (takes_path) in every mode, or any kernels where @path is NULL. */
 static void
 check_kernel_plane (const HipfDeviceLimits * limits, gint ch, gint w, gint h,
     gint padding, gint rx, gint ry, gboolean white, const gchar * path)
@@ -715,6 +717,11 @@ GST_START_TEST (test_strips)
     {61, 100, 0, 6, 6, FALSE}, {487, 40, 16, 5, 4, FALSE},
     {1001, 40, 48, 7, 8, FALSE}, {1003, 40, 0, 8, 6, TRUE},
     {245, 61, 16, 6, 0, FALSE}, {242, 61, 16, 5, 4, FALSE},
+  }, valid_rgb[] = {
+    {1, 60, 16, 2, 3, FALSE}, {7, 60, 32, 3, 4, FALSE},
+    {61, 60, 0, 4, 2, FALSE}, {250, 61, 16, 2, 0, FALSE},
+    {487, 40, 16, 3, 5, FALSE}, {1000, 40, 0, 2, 4, FALSE},
+    {1001, 40, 48, 4, 1, FALSE}, {1003, 40, 0, 3, 6, TRUE},
   };
   HipfDeviceLimits limits;
   guint c, w, r;
@@ -758,6 +765,24 @@ GST_START_TEST (test_strips)
     check_kernel_plane (&limits, 3, wide_rgb[w].width, wide_rgb[w].height,
         wide_rgb[w].padding, wide_rgb[w].rx, wide_rgb[w].ry,
         wide_rgb[w].white, "strips");
+  /* In the valid mode, widened lanes from a horizontal radius of 2: rows
+   * of other widths than a multiple of 16 pixels, where the other modes
+   * take the band kernels, and whose lanes across the row's ends read
+   * their pixels where the row is summed, except on rows a whole number
+   * of lanes wide (1000). */
+  for (w = 0; w < G_N_ELEMENTS (valid_rgb); w++) {
+    const HipfBoxBlurPlane valid = { valid_rgb[w].width, valid_rgb[w].height,
+      3, valid_rgb[w].rx, valid_rgb[w].ry, HIPF_BORDER_VALID
+    };
+    HipfBoxBlurPlane zero = valid;
+
+    zero.border = HIPF_BORDER_ZERO;
+    fail_unless (takes_path (hipf_box_blur_path (&limits, &valid), "strips"));
+    fail_unless_equals_string (hipf_box_blur_path (&limits, &zero), "bands");
+    check_kernel_plane (&limits, 3, valid_rgb[w].width, valid_rgb[w].height,
+        valid_rgb[w].padding, valid_rgb[w].rx, valid_rgb[w].ry,
+        valid_rgb[w].white, NULL);
+  }
   /* One- and three-byte rows of other widths take the band kernels where
    * their lanes are lanes of bytes. */
   check_kernel_plane (&limits, 1, 61, 100, 16, 3, 2, FALSE, "bands");
