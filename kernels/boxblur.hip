@@ -2390,6 +2390,26 @@ box_blur_strips (StripParams p)
   }
 }
 
+/* A strip band sums the rows of its first window, or in pairs the half on
+ * its side, before its first mean. Bands as many as fill the device take
+ * the strips while those rows are at most kStartBands bands' worth, or at
+ * most kShortStartRows rows (kShortPairStartRows in pairs). Past both, a
+ * large plane's bands reread too much of it and the band path's prefixes
+ * cost less; below the second, the band path's three launches cost more
+ * than the start, however few rows a band has. H100, mirror border,
+ * interleaved probe runs, band path against strips (us): GRAY8 1920x1080
+ * radius 2 12.9 against 9.7, radius 6 21.6 against 12.8, RGBA 1280x720
+ * radius 6 27.0 against 12.6, RGB 1280x720 radius 3 33.0 against 13.6;
+ * radius 1 across and 11 down, RGB 1920x1080 45.3 against 21.1, 320x240
+ * 16.8 against 13.9; 1 across and 16 down (pairs), GRAY8 4K 35.0 against
+ * 24.9, 320x240 12.3 against 12.5. Past the limits strips lost on the
+ * smallest planes: single bands of 25 rows, RGB 320x240 radius 3 across
+ * 15.5 against 16.2; pairs at radius 20 down, GRAY8 320x240 12.7 against
+ * 14.1. */
+constexpr int kStartBands = 3;
+constexpr int kShortStartRows = 23;
+constexpr int kShortPairStartRows = 17;
+
 /* How the strip path would run a plane, if it can. */
 struct StripPlan
 {
@@ -2491,10 +2511,10 @@ StripPlan plan_strips_as (const HipfDeviceLimits * limits,
       bands_a_block;
   bands = bands > 0 ? bands : 1;
   plan.band_rows = ceil_div (p->height, bands);
-  /* Every band sums its first window, or half of it, from the rows: where
-   * that is more than a few bands' rows, the band path's prefixes cost
-   * less. */
-  if (2 * p->radius_y + 1 > 3 * plan.band_rows)
+  const int window_rows = 2 * p->radius_y + 1;
+  if (window_rows > kStartBands * plan.band_rows && (share ?
+          p->radius_y + 1 > kShortPairStartRows :
+          window_rows > kShortStartRows))
     return plan;
   plan.blocks_y = ceil_div (ceil_div (p->height, plan.band_rows),
       bands_a_block);

@@ -635,15 +635,15 @@ check_kernel_plane (const HipfDeviceLimits * limits, gint ch, gint w, gint h,
   g_free (expected);
 }
 
-/* Limits of the device, told of one multiprocessor: fewer bands, so each
- * is taller. */
+/* Limits of the device, told of @multiprocessors of them: told of one,
+ * planes get fewer bands, each taller; told of many, more, each shorter. */
 static void
-one_multiprocessor (HipfDeviceLimits * limits)
+told_multiprocessors (HipfDeviceLimits * limits, gint multiprocessors)
 {
   hipError_t err = hipf_device_limits_query (0, limits);
 
   fail_unless (err == hipSuccess, "%s", hipGetErrorString (err));
-  limits->multiprocessors = 1;
+  limits->multiprocessors = multiprocessors;
 }
 
 /* Bands taller than the band prefixes' spacing, as a device with few
@@ -665,7 +665,7 @@ GST_START_TEST (test_tall_bands)
   HipfDeviceLimits limits;
   guint c;
 
-  one_multiprocessor (&limits);
+  told_multiprocessors (&limits, 1);
   for (c = 0; c < G_N_ELEMENTS (cases); c++)
     check_kernel_plane (&limits, cases[c].channels, cases[c].width,
         cases[c].height, 0, 2, cases[c].ry, FALSE, "bands");
@@ -726,7 +726,7 @@ GST_START_TEST (test_strips)
   HipfDeviceLimits limits;
   guint c, w, r;
 
-  one_multiprocessor (&limits);
+  told_multiprocessors (&limits, 1);
   for (c = 0; c < G_N_ELEMENTS (layouts); c++) {
     const gint ch = layouts[c].channels, h = layouts[c].height;
 
@@ -787,6 +787,40 @@ GST_START_TEST (test_strips)
    * their lanes are lanes of bytes. */
   check_kernel_plane (&limits, 1, 61, 100, 16, 3, 2, FALSE, "bands");
   check_kernel_plane (&limits, 3, 61, 100, 16, 1, 2, FALSE, "bands");
+}
+
+GST_END_TEST;
+
+/* Planes whose bands, as many as fill the device, are shorter than a
+ * third of their first window, which take the strips all the same while
+ * that window is at most 23 rows, or in pairs the half on a band's side
+ * (and the row between) at most 17, and a row more the band path. Told of many multiprocessors, these
+ * planes get bands of one or two rows. Lanes of bytes at radius 1 across
+ * and widened ones at 5, and in the valid mode one-byte lanes, which do
+ * not pair. */
+GST_START_TEST (test_short_starts)
+{
+  static const struct
+  {
+    gint channels, width, rx, ry;
+    const gchar *path;
+  } cases[] = {
+    {1, 208, 1, 11, "strips"}, {1, 208, 1, 17, "bands"},
+    {2, 101, 1, 16, "paired strips"}, {2, 101, 1, 17, "bands"},
+    {3, 208, 1, 11, "strips"}, {3, 208, 1, 12, "bands"},
+    {3, 101, 5, 11, "strips"}, {4, 101, 2, 16, "paired strips"},
+    {4, 101, 2, 17, "bands"},
+  };
+  HipfDeviceLimits limits;
+  guint c;
+
+  told_multiprocessors (&limits, 4096);
+  for (c = 0; c < G_N_ELEMENTS (cases); c++) {
+    check_kernel_plane (&limits, cases[c].channels, cases[c].width, 150, 16,
+        cases[c].rx, cases[c].ry, FALSE, cases[c].path);
+    check_kernel_plane (&limits, cases[c].channels, cases[c].width, 150, 0,
+        cases[c].rx, cases[c].ry, TRUE, cases[c].path);
+  }
 }
 
 GST_END_TEST;
@@ -1079,6 +1113,7 @@ boxblur_gpu_suite (void)
   tcase_add_test (tc, test_dependent_launches);
   tcase_add_test (tc, test_planes_in_turn);
   tcase_add_test (tc, test_strips);
+  tcase_add_test (tc, test_short_starts);
   tcase_add_test (tc, test_padded_input);
   tcase_add_test (tc, test_padded_output);
   tcase_add_test (tc, test_passthrough_and_changes);
