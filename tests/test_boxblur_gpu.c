@@ -792,12 +792,12 @@ GST_START_TEST (test_strips)
 GST_END_TEST;
 
 /* Planes whose bands, as many as fill the device, are shorter than a
- * third of their first window, which take the strips all the same while
- * that window is at most 23 rows, or in pairs the half on a band's side
- * (and the row between) at most 17, and a row more the band path. Told of many multiprocessors, these
- * planes get bands of one or two rows. Lanes of bytes at radius 1 across
- * and widened ones at 5, and in the valid mode one-byte lanes, which do
- * not pair. */
+ * third of the rows they start from (the first window, or in pairs the
+ * half on a band's side and the row between), which take the strips all
+ * the same while those rows are at most 23 (17 in pairs), and a row more
+ * the band path. Told of many multiprocessors, these planes get bands of
+ * one or two rows. Lanes of bytes at radius 1 across and widened ones at
+ * 5, and in the valid mode one-byte lanes, which do not pair. */
 GST_START_TEST (test_short_starts)
 {
   static const struct
@@ -820,6 +820,17 @@ GST_START_TEST (test_short_starts)
         cases[c].rx, cases[c].ry, FALSE, cases[c].path);
     check_kernel_plane (&limits, cases[c].channels, cases[c].width, 150, 0,
         cases[c].rx, cases[c].ry, TRUE, cases[c].path);
+  }
+  /* Pairs whose start (21 rows) is more than the short limit, within
+   * three bands' rows, and whose window (41) is not: 1001x160 told of 8
+   * multiprocessors gets bands of 7 to 10 rows where one to three blocks
+   * of pairs fit a multiprocessor. */
+  told_multiprocessors (&limits, 8);
+  for (c = 2; c <= 4; c += 2) {
+    check_kernel_plane (&limits, c, 1001, 160, 16, 1, 20, FALSE,
+        "paired strips");
+    check_kernel_plane (&limits, c, 1001, 160, 0, 1, 20, TRUE,
+        "paired strips");
   }
 }
 
