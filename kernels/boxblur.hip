@@ -2054,11 +2054,13 @@ __host__ __device__ constexpr bool defers_edge_reads (int width,
       && width % kLanePixels == 0);
 }
 
-/* Widened lanes without the deferred reads win from radius 4 in the zero
- * mode too (H100, lanes of bytes against widened lanes, RGB zero radius
- * 4, us): 4K 46.3 against 39.3, 1920x1080 19.4 against 18.7, 1280x720
- * 14.6 against 13.6, 320x240 13.1 against 11.3; at radius 3 4K 40.9
- * against 36.1 but 1920x1080 15.0 against 15.6. */
+/* Whether three-byte pixels of a row @width wide take widened lanes:
+ * from kWideMinRadius, from kWideMinValidRadius in the valid mode, and
+ * from kWideMinAtLoadRadius where the lanes read no pixel past the row's
+ * ends (defers_edge_reads), which makes them cheaper: RGB zero radius 4,
+ * lanes of bytes against widened lanes (H100, us), 4K 46.4 against 39.0,
+ * 1920x1080 19.2 against 18.7; at radius 3 4K 40.9 against 36.1 but
+ * 1920x1080 15.0 against 15.6. */
 constexpr int kWideMinAtLoadRadius = 4;
 __host__ __device__ constexpr bool widens_pixels (int rx, int width,
     HipfBorderMode mode)
@@ -2400,25 +2402,26 @@ box_blur_strips (StripParams p)
 }
 
 /* A strip band sums the rows of its first window, or in pairs the half on
- * its side, before its first mean. Bands as many as fill the device take
- * the strips while those rows are at most kStartBands bands' worth, or at
- * most kShortStartRows rows (kShortPairStartRows in pairs). Past both, a
- * large plane's bands reread too much of it and the band path's prefixes
- * cost less; below the second, the band path's three launches cost more
- * than the start, however few rows a band has. H100, mirror border,
- * interleaved probe runs, band path against strips (us): GRAY8 1920x1080
- * radius 2 12.9 against 9.7, radius 6 21.6 against 12.8, RGBA 1280x720
- * radius 6 27.0 against 12.6, RGB 1280x720 radius 3 33.0 against 13.6;
- * radius 1 across and 11 down, RGB 1920x1080 45.3 against 21.1, 320x240
- * 16.8 against 13.9; 1 across and 16 down (pairs), GRAY8 4K 35.0 against
- * 24.9, 320x240 12.3 against 12.5. Past the limits strips lost on the
- * smallest planes: single bands of 25 rows, RGB 320x240 radius 3 across
- * 15.5 against 16.2; pairs at radius 20 down, GRAY8 320x240 12.7 against
- * 14.1. Pairs had been held to windows of three bands' rows, their start
- * to half that; held to starts of three bands' rows, two- and four-byte
- * pairs on large planes gained 11 to 31 us and none lost (RGBA 4K radius
- * 1 across and 30 down 77.7 -> 46.8, two-byte 2560x1440 20 down 37.5 ->
- * 24.8). */
+ * its side and the row between, before its first mean. Bands as many as
+ * fill the device take the strips while those rows are at most
+ * kStartBands bands' worth, or at most kShortStartRows rows
+ * (kShortPairStartRows in pairs). Past both, a large plane's bands
+ * reread too much of it and the band path's prefixes cost less; within
+ * the second, the band path's three launches cost more than the start,
+ * or about as much on the smallest planes. H100, interleaved probe runs,
+ * band path against strips (us, mirror): GRAY8 1920x1080 radius 2 12.9
+ * against 9.7, radius 6 21.6 against 12.8, RGBA 1280x720 radius 6 27.0
+ * against 12.6, RGB 1280x720 radius 3 33.0 against 13.6; radius 1 across
+ * and 11 down, RGB 1920x1080 45.3 against 21.1, 320x240 16.8 against
+ * 13.9; 1 across and 16 down (pairs), GRAY8 1920x1080 22.8 against 17.4,
+ * 320x240 12.3 against 12.5. Past the limits strips lost on the smallest
+ * planes: single bands of 25 rows, RGB 320x240 radius 3 across and 12
+ * down (zero) 15.5 against 16.2; pairs at radius 20 down, GRAY8 320x240
+ * 12.7 against 14.1. Held to their start rather than their window, two-
+ * and four-byte pairs on large planes took the strips at larger vertical
+ * radii, 10.7 to 31.5 us faster than the band path (RGBA 4K radius 1
+ * across and 30 down 77.7 against 46.8, two-byte 2560x1440 20 down 37.5
+ * against 24.8). */
 constexpr int kStartBands = 3;
 constexpr int kShortStartRows = 23;
 constexpr int kShortPairStartRows = 17;
@@ -2527,8 +2530,8 @@ StripPlan plan_strips_as (const HipfDeviceLimits * limits,
   plan.band_rows = ceil_div (p->height, bands);
   const int window_rows = 2 * p->radius_y + 1;
   const int start_rows = share ? p->radius_y + 1 : window_rows;
-  if (start_rows > kStartBands * plan.band_rows && (share ?
-          start_rows > kShortPairStartRows : start_rows > kShortStartRows))
+  if (start_rows > kStartBands * plan.band_rows
+      && start_rows > (share ? kShortPairStartRows : kShortStartRows))
     return plan;
   plan.blocks_y = ceil_div (ceil_div (p->height, plan.band_rows),
       bands_a_block);

@@ -682,8 +682,8 @@ GST_END_TEST;
  * read whole chunks: their rows are a multiple of 16 pixels (ending in a
  * lane's first or second chunk), and their narrow strips take more bands,
  * so their planes are taller. Three-byte pixels take widened lanes from
- * a horizontal radius of 5 (2 in the valid mode), and then rows of any
- * width, as two- and four-byte pixels do, the fourth byte of each pixel
+ * a horizontal radius of 5 (2 in the valid mode, 4 in the zero mode on
+ * rows a multiple of 8 pixels wide), and then rows of any width, as two- and four-byte pixels do, the fourth byte of each pixel
  * the next pixel's first wherever the row goes on: white planes and
  * random ones check that it reaches no mean that is stored. Each plane
  * is checked to take the strips: bands as tall as the vertical radii
@@ -783,6 +783,21 @@ GST_START_TEST (test_strips)
         valid_rgb[w].padding, valid_rgb[w].rx, valid_rgb[w].ry,
         valid_rgb[w].white, NULL);
   }
+  /* In the zero mode, widened lanes from radius 4 on rows a whole number
+   * of lanes wide (1000), where the mirror mode's lanes of bytes cannot
+   * take the row. */
+  {
+    HipfBoxBlurPlane zero = { 1000, 40, 3, 4, 4, HIPF_BORDER_ZERO };
+    HipfBoxBlurPlane mirror = zero;
+
+    mirror.border = HIPF_BORDER_MIRROR;
+    fail_unless_equals_string (hipf_box_blur_path (&limits, &zero),
+        "strips");
+    fail_unless_equals_string (hipf_box_blur_path (&limits, &mirror),
+        "bands");
+    check_kernel_plane (&limits, 3, 1000, 40, 16, 4, 4, FALSE, NULL);
+    check_kernel_plane (&limits, 3, 1000, 40, 0, 4, 4, TRUE, NULL);
+  }
   /* One- and three-byte rows of other widths take the band kernels where
    * their lanes are lanes of bytes. */
   check_kernel_plane (&limits, 1, 61, 100, 16, 3, 2, FALSE, "bands");
@@ -794,10 +809,11 @@ GST_END_TEST;
 /* Planes whose bands, as many as fill the device, are shorter than a
  * third of the rows they start from (the first window, or in pairs the
  * half on a band's side and the row between), which take the strips all
- * the same while those rows are at most 23 (17 in pairs), and a row more
- * the band path. Told of many multiprocessors, these planes get bands of
- * one or two rows. Lanes of bytes at radius 1 across and widened ones at
- * 5, and in the valid mode one-byte lanes, which do not pair. */
+ * the same while those rows are at most 23 (17 in pairs), and at the next
+ * vertical radius the band path. Told of many multiprocessors, these
+ * planes get bands of one row. Lanes of bytes at radius 1 across and
+ * widened ones at 5, and in the valid mode one-byte lanes, which do not
+ * pair. */
 GST_START_TEST (test_short_starts)
 {
   static const struct
@@ -823,8 +839,10 @@ GST_START_TEST (test_short_starts)
   }
   /* Pairs whose start (21 rows) is more than the short limit, within
    * three bands' rows, and whose window (41) is not: 1001x160 told of 8
-   * multiprocessors gets bands of 7 to 10 rows where one to three blocks
-   * of pairs fit a multiprocessor. */
+   * multiprocessors gets bands of 10 or 7 rows where two or three blocks
+   * of pairs fit a multiprocessor, as they do at 65 to 128 registers a
+   * thread (one block would give 20-row bands, which fit the window as
+   * well; four, 5-row bands, which fit neither). */
   told_multiprocessors (&limits, 8);
   for (c = 2; c <= 4; c += 2) {
     check_kernel_plane (&limits, c, 1001, 160, 16, 1, 20, FALSE,
@@ -999,9 +1017,7 @@ GST_START_TEST (test_planes_in_turn)
   };
   enum { RUNS = G_N_ELEMENTS (runs) };
   /* A luma plane and its half-size two-channel chroma plane, radii that
-   * take the strip kernels (planes this small get bands of a row or two,
-   * which start windows of three rows at most) and radii that take the
-   * band kernels. */
+   * take the strip kernels and radii that take the band kernels. */
   const gint w[2] = { 1024, 512 }, h[2] = { 600, 300 }, ch[2] = { 1, 2 };
   const gint radius[2][2] = { {1, 1}, {40, 20} };
   const gsize pitch[2] = { GST_ROUND_UP_16 (w[0] * ch[0]),
