@@ -683,9 +683,10 @@ GST_END_TEST;
  * lane's first or second chunk), and their narrow strips take more bands,
  * so their planes are taller. Three-byte pixels take widened lanes from
  * a horizontal radius of 5 (2 in the valid mode, 4 in the zero mode on
- * rows a multiple of 8 pixels wide), and then rows of any width, as two- and four-byte pixels do, the fourth byte of each pixel
- * the next pixel's first wherever the row goes on: white planes and
- * random ones check that it reaches no mean that is stored. Each plane
+ * rows a multiple of 8 pixels wide), and then rows of any width, as two-
+ * and four-byte pixels do, the fourth byte of each pixel the next
+ * pixel's first wherever the row goes on: white planes and random ones
+ * check that it reaches no mean that is stored. Each plane
  * is checked to take the strips: bands as tall as the vertical radii
  * need come from one multiprocessor and planes tall enough for the
  * blocks that share it. */
