@@ -520,18 +520,20 @@ interval_elapsed (GstHipHistogram * self, const Settings * s,
  * GstHipInFlight enqueues: upload, count, read the counts back. Nothing
  * here waits. */
 static gboolean
-upload_frame (GstBaseTransform * trans, guint index, hipStream_t stream)
+upload_frame (GstBaseTransform * trans, guint index, guint slice,
+    hipStream_t stream)
 {
   GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
   Slot *slot = &self->slots[index];
 
   return gst_hip_device_bind (&self->device)
       && gst_hip_video_upload (&self->device, stream, &self->layout,
-      &slot->frame, slot->src.ptr);
+      &slot->frame, slot->src.ptr, 0, self->layout.height);
 }
 
 static gboolean
-count_frame (GstBaseTransform * trans, guint index, hipStream_t stream)
+count_frame (GstBaseTransform * trans, guint index, guint slice,
+    hipStream_t stream)
 {
   GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
   GstHipDevice *dev = &self->device;
@@ -552,7 +554,8 @@ count_frame (GstBaseTransform * trans, guint index, hipStream_t stream)
 
 /* The counts come back as one row. */
 static gboolean
-download_counts (GstBaseTransform * trans, guint index, hipStream_t stream)
+download_counts (GstBaseTransform * trans, guint index, guint slice,
+    hipStream_t stream)
 {
   GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
   Slot *slot = &self->slots[index];

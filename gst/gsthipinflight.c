@@ -10,6 +10,9 @@
  * to the next. With all of a frame's copies on a stream of its own, an
  * upload could wait behind other frames' downloads queued on the same copy
  * engine; throughput measured the same either way (docs/performance.md).
+ * An element may also pass a frame through in slices of rows (GstHipSlices),
+ * so that even one frame in flight keeps both copy engines busy: slice k
+ * is downloaded while slice k + 1 is blurred and later ones uploaded.
  *
  * A frame leaves once N - 1 newer frames have entered, in order; serialized
  * events (EOS, segment, caps, ...) first push every frame in flight (those
@@ -166,10 +169,15 @@ gst_hip_in_flight_start (GstHipInFlight * f, GstHipDevice * dev)
     return FALSE;
   }
   for (i = 0; i < f->n_slots; i++) {
-    if (!gst_hip_device_stream_new (dev, &f->slots[i].stream)
-        || !gst_hip_device_event_new (dev, &f->slots[i].uploaded)
-        || !gst_hip_device_event_new (dev, &f->slots[i].computed)
-        || !gst_hip_device_event_new (dev, &f->slots[i].done)) {
+    GstHipSlot *slot = &f->slots[i];
+    gboolean ok = gst_hip_device_stream_new (dev, &slot->stream);
+    guint k;
+
+    for (k = 0; ok && k < GST_HIP_IN_FLIGHT_MAX_SLICES; k++)
+      ok = gst_hip_device_event_new (dev, &slot->uploaded[k])
+          && gst_hip_device_event_new (dev, &slot->computed[k])
+          && gst_hip_device_event_new (dev, &slot->downloaded[k]);
+    if (!ok) {
       gst_hip_in_flight_stop (f);
       return FALSE;
     }
@@ -184,13 +192,17 @@ gst_hip_in_flight_stop (GstHipInFlight * f)
 
   discard (f);
   for (i = 0; i < f->n_slots; i++) {
-    gst_hip_device_event_free (f->device, f->slots[i].done);
-    gst_hip_device_event_free (f->device, f->slots[i].uploaded);
-    gst_hip_device_event_free (f->device, f->slots[i].computed);
-    gst_hip_device_stream_free (f->device, f->slots[i].stream);
-    f->slots[i].done = NULL;
-    f->slots[i].uploaded = f->slots[i].computed = NULL;
-    f->slots[i].stream = NULL;
+    GstHipSlot *slot = &f->slots[i];
+    guint k;
+
+    for (k = 0; k < GST_HIP_IN_FLIGHT_MAX_SLICES; k++) {
+      gst_hip_device_event_free (f->device, slot->uploaded[k]);
+      gst_hip_device_event_free (f->device, slot->computed[k]);
+      gst_hip_device_event_free (f->device, slot->downloaded[k]);
+      slot->uploaded[k] = slot->computed[k] = slot->downloaded[k] = NULL;
+    }
+    gst_hip_device_stream_free (f->device, slot->stream);
+    slot->stream = NULL;
   }
   gst_hip_device_stream_free (f->device, f->upload);
   gst_hip_device_stream_free (f->device, f->download);
@@ -204,7 +216,10 @@ finish_oldest (GstHipInFlight * f, GstBuffer ** outbuf)
 {
   guint index = f->first;
 
-  if (!gst_hip_device_event_wait (f->device, f->slots[index].done)) {
+  GstHipSlot *slot = &f->slots[index];
+
+  if (!gst_hip_device_event_wait (f->device,
+          slot->downloaded[slot->n_slices - 1])) {
     discard (f);
     return GST_FLOW_ERROR;
   }
@@ -235,15 +250,53 @@ push_pending (GstHipInFlight * f)
   return ret;
 }
 
-/* Makes @to wait for the work enqueued on @from so far. Each hand-over
- * has an event of its own: HIP leaves recording an event whose last
- * record is still pending undefined. */
+/* Slice @k's kernels and download, once the uploads it needs are
+ * enqueued. Each hand-over between streams has an event of its own: HIP
+ * leaves recording an event whose last record is still pending
+ * undefined. */
 static gboolean
-hand_over (GstHipInFlight * f, hipEvent_t event, hipStream_t from,
-    hipStream_t to)
+enqueue_slice (GstHipInFlight * f, guint index, const GstHipSlices * s,
+    guint k)
 {
-  return gst_hip_device_record (f->device, event, from)
-      && gst_hip_device_stream_wait (f->device, to, event);
+  GstHipSlot *slot = &f->slots[index];
+  GstHipDevice *dev = f->device;
+
+  return gst_hip_device_stream_wait (dev, slot->stream,
+      slot->uploaded[s->needs[k]])
+      && (k < 2 || gst_hip_device_stream_wait (dev, slot->stream,
+          slot->downloaded[k - 2]))
+      && f->funcs->compute (f->trans, index, k, slot->stream)
+      && gst_hip_device_record (dev, slot->computed[k], slot->stream)
+      && gst_hip_device_stream_wait (dev, f->download, slot->computed[k])
+      && f->funcs->download (f->trans, index, k, f->download)
+      && gst_hip_device_record (dev, slot->downloaded[k], f->download);
+}
+
+/* Enqueues the frame of slot @index, each slice's kernels and download as
+ * soon as the uploads they need are: uploads from pageable memory return
+ * only once staged, and the slices before them run meanwhile. */
+static gboolean
+enqueue (GstHipInFlight * f, guint index)
+{
+  GstHipSlot *slot = &f->slots[index];
+  GstHipSlices s = { 1, {0} };
+  guint k, next = 0;
+
+  if (f->funcs->slice)
+    f->funcs->slice (f->trans, index, &s);
+  g_assert (s.n >= 1 && s.n <= GST_HIP_IN_FLIGHT_MAX_SLICES);
+  slot->n_slices = s.n;
+  for (k = 0; k < s.n; k++) {
+    if (!f->funcs->upload (f->trans, index, k, f->upload)
+        || !gst_hip_device_record (f->device, slot->uploaded[k], f->upload))
+      return FALSE;
+    for (; next < s.n && s.needs[next] <= k; next++) {
+      g_assert (s.needs[next] >= next);
+      if (!enqueue_slice (f, index, &s, next))
+        return FALSE;
+    }
+  }
+  return TRUE;
 }
 
 GstFlowReturn
@@ -255,12 +308,7 @@ gst_hip_in_flight_submit (GstHipInFlight * f, GstBuffer * outbuf)
 
   slot->outbuf = outbuf;
   f->pending++;
-  if (f->funcs->upload (f->trans, index, f->upload)
-      && hand_over (f, slot->uploaded, f->upload, slot->stream)
-      && f->funcs->compute (f->trans, index, slot->stream)
-      && hand_over (f, slot->computed, slot->stream, f->download)
-      && f->funcs->download (f->trans, index, f->download)
-      && gst_hip_device_record (f->device, slot->done, f->download))
+  if (enqueue (f, index))
     return GST_FLOW_OK;
 
   /* This frame is lost; the older ones still leave. */

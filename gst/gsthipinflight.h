@@ -12,23 +12,41 @@ G_BEGIN_DECLS
 
 #define GST_HIP_IN_FLIGHT_DEFAULT 1
 #define GST_HIP_IN_FLIGHT_MAX 16
+/* Most row slices a frame crosses the device in. */
+#define GST_HIP_IN_FLIGHT_MAX_SLICES 16
+
+/* How a frame crosses the device: in n slices, each uploaded, computed
+ * and downloaded in turn, so that one slice's upload overlaps the kernels
+ * and download of the slices before it. Slice k's kernels wait for the
+ * uploads of slices 0 to needs[k] (the rows its windows reach), and for
+ * the download of slice k - 2: consecutive slices' kernels write two
+ * output buffers in turn, and may write rows of their buffer beyond their
+ * own slice. */
+typedef struct
+{
+  guint n;                      /* 1 to GST_HIP_IN_FLIGHT_MAX_SLICES */
+  guint needs[GST_HIP_IN_FLIGHT_MAX_SLICES];
+} GstHipSlices;
 
 /* What the element does with the frame in slot @index. Its own per-slot
  * state (mapped frames, device memory) lives in the element, indexed the
- * same way. A frame's work comes in three parts, each enqueued on the
- * stream given without waiting; each returns FALSE, with the element error
- * posted, if a call failed (what was enqueued may still run). */
+ * same way. A frame's work comes in three parts a slice, each enqueued on
+ * the stream given without waiting; each returns FALSE, with the element
+ * error posted, if a call failed (what was enqueued may still run). */
 typedef struct
 {
-  /* Copies the frame to the device, on the stream every upload shares. */
-  gboolean (*upload) (GstBaseTransform * trans, guint index,
+  /* Optional: the slices of the frame (one without it). */
+  void (*slice) (GstBaseTransform * trans, guint index, GstHipSlices * s);
+  /* Copies slice @slice of the frame to the device, on the stream every
+   * upload shares. */
+  gboolean (*upload) (GstBaseTransform * trans, guint index, guint slice,
       hipStream_t stream);
-  /* The kernels, on the slot's own stream, after the upload. */
-  gboolean (*compute) (GstBaseTransform * trans, guint index,
+  /* The slice's kernels, on the slot's own stream, after its uploads. */
+  gboolean (*compute) (GstBaseTransform * trans, guint index, guint slice,
       hipStream_t stream);
-  /* Copies the results back, on the stream every download shares, after
-   * the kernels. */
-  gboolean (*download) (GstBaseTransform * trans, guint index,
+  /* Copies the slice's results back, on the stream every download shares,
+   * after its kernels. */
+  gboolean (*download) (GstBaseTransform * trans, guint index, guint slice,
       hipStream_t stream);
   /* The device is done with the frame: unmap what the slot maps. */
   void (*release) (GstBaseTransform * trans, guint index);
@@ -40,9 +58,12 @@ typedef struct
 typedef struct
 {
   hipStream_t stream;           /* the frame's kernels */
-  hipEvent_t uploaded;          /* the kernels wait for it */
-  hipEvent_t computed;          /* the download waits for it */
-  hipEvent_t done;              /* recorded after the frame's download */
+  /* A slice's each: the kernels wait for uploads (and downloads two
+   * slices back), the downloads for the kernels. */
+  hipEvent_t uploaded[GST_HIP_IN_FLIGHT_MAX_SLICES];
+  hipEvent_t computed[GST_HIP_IN_FLIGHT_MAX_SLICES];
+  hipEvent_t downloaded[GST_HIP_IN_FLIGHT_MAX_SLICES];
+  guint n_slices;               /* downloaded[n_slices - 1] ends the frame */
   GstBuffer *outbuf;            /* pushed when the frame leaves; may be NULL */
 } GstHipSlot;
 

@@ -45,6 +45,9 @@ gst_hip_video_layout_init (GstHipVideoLayout * layout,
     offset = GST_ROUND_UP_N (offset + plane->pitch * plane->height,
         GST_HIP_VIDEO_PLANE_ALIGN);
   }
+  layout->height = GST_VIDEO_INFO_HEIGHT (info);
+  for (p = 0; p < layout->n_planes; p++)
+    layout->max_h_sub = MAX (layout->max_h_sub, layout->planes[p].h_sub);
   /* Kernels may read a little past the last row of the last plane. */
   layout->size = offset + GST_HIP_VIDEO_SLACK;
 }
@@ -74,45 +77,64 @@ gst_hip_video_frame_fits (const GstHipVideoLayout * layout,
   return TRUE;
 }
 
-gboolean
-gst_hip_video_upload (GstHipDevice * dev, hipStream_t stream,
-    const GstHipVideoLayout * layout, const GstVideoFrame * frame,
-    guint8 * device)
+void
+gst_hip_video_plane_rows (const GstHipVideoLayout * layout, guint plane,
+    gint first, gint end, gint * plane_first, gint * plane_end)
+{
+  guint s = layout->planes[plane].h_sub;
+
+  /* A plane row belongs to the slice its first frame row lies in. */
+  *plane_first = (first + (1 << s) - 1) >> s;
+  *plane_end = (end + (1 << s) - 1) >> s;
+}
+
+/* Rows @first to @end of the frame's planes, one way or the other. */
+static gboolean
+copy_rows (GstHipDevice * dev, hipStream_t stream,
+    const GstHipVideoLayout * layout, guint8 * device, GstVideoFrame * frame,
+    gint first, gint end, hipMemcpyKind kind)
 {
   guint p;
 
   for (p = 0; p < layout->n_planes; p++) {
     const GstHipPlane *plane = &layout->planes[p];
+    gsize stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, p);
+    guint8 *host = GST_VIDEO_FRAME_PLANE_DATA (frame, p);
+    guint8 *dev_rows;
+    gint a, b;
 
-    if (!gst_hip_device_copy_2d (dev, stream, device + plane->offset,
-            plane->pitch,
-            GST_VIDEO_FRAME_PLANE_DATA (frame, p),
-            GST_VIDEO_FRAME_PLANE_STRIDE (frame, p),
-            (gsize) plane->width * plane->channels, plane->height,
-            hipMemcpyHostToDevice))
+    gst_hip_video_plane_rows (layout, p, first, end, &a, &b);
+    if (a >= b)
+      continue;
+    host += stride * a;
+    dev_rows = device + plane->offset + plane->pitch * a;
+    if (!(kind == hipMemcpyHostToDevice ?
+            gst_hip_device_copy_2d (dev, stream, dev_rows, plane->pitch, host,
+                stride, (gsize) plane->width * plane->channels, b - a, kind) :
+            gst_hip_device_copy_2d (dev, stream, host, stride, dev_rows,
+                plane->pitch, (gsize) plane->width * plane->channels, b - a,
+                kind)))
       return FALSE;
   }
   return TRUE;
 }
 
 gboolean
+gst_hip_video_upload (GstHipDevice * dev, hipStream_t stream,
+    const GstHipVideoLayout * layout, const GstVideoFrame * frame,
+    guint8 * device, gint first, gint end)
+{
+  return copy_rows (dev, stream, layout, device, (GstVideoFrame *) frame,
+      first, end, hipMemcpyHostToDevice);
+}
+
+gboolean
 gst_hip_video_download (GstHipDevice * dev, hipStream_t stream,
     const GstHipVideoLayout * layout, const guint8 * device,
-    GstVideoFrame * frame)
+    GstVideoFrame * frame, gint first, gint end)
 {
-  guint p;
-
-  for (p = 0; p < layout->n_planes; p++) {
-    const GstHipPlane *plane = &layout->planes[p];
-
-    if (!gst_hip_device_copy_2d (dev, stream,
-            GST_VIDEO_FRAME_PLANE_DATA (frame, p),
-            GST_VIDEO_FRAME_PLANE_STRIDE (frame, p), device + plane->offset,
-            plane->pitch, (gsize) plane->width * plane->channels,
-            plane->height, hipMemcpyDeviceToHost))
-      return FALSE;
-  }
-  return TRUE;
+  return copy_rows (dev, stream, layout, (guint8 *) device, frame, first, end,
+      hipMemcpyDeviceToHost);
 }
 
 /* Adds a channel fed by component @comp to its plane's taps. */

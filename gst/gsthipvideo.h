@@ -34,6 +34,8 @@ typedef struct
 {
   guint n_planes;
   GstHipPlane planes[GST_VIDEO_MAX_PLANES];
+  gint height;                  /* of the frame */
+  guint max_h_sub;              /* the most any plane is subsampled down */
   gsize size;
 } GstHipVideoLayout;
 
@@ -45,13 +47,19 @@ void gst_hip_video_layout_init (GstHipVideoLayout * layout,
 gboolean gst_hip_video_frame_fits (const GstHipVideoLayout * layout,
     const GstVideoFrame * frame);
 
-/* Asynchronous on @stream (NULL: the device's stream). */
+/* The rows of plane @plane that frame rows @first to @end (exclusive)
+ * cover: those whose first frame row lies there. */
+void gst_hip_video_plane_rows (const GstHipVideoLayout * layout,
+    guint plane, gint first, gint end, gint * plane_first, gint * plane_end);
+
+/* Frame rows @first to @end (exclusive) of every plane, asynchronous on
+ * @stream (NULL: the device's stream). */
 gboolean gst_hip_video_upload (GstHipDevice * dev, hipStream_t stream,
     const GstHipVideoLayout * layout, const GstVideoFrame * frame,
-    guint8 * device);
+    guint8 * device, gint first, gint end);
 gboolean gst_hip_video_download (GstHipDevice * dev, hipStream_t stream,
     const GstHipVideoLayout * layout, const guint8 * device,
-    GstVideoFrame * frame);
+    GstVideoFrame * frame, gint first, gint end);
 
 /* The histogram channels of the format, in the order the elements report
  * them, with the region of interest left unset. */

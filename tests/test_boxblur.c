@@ -74,6 +74,19 @@ GST_START_TEST (test_properties)
   fail_unless_equals_int (dev->minimum, -1);
   fail_unless_equals_int (dev->default_value, -1);
 
+  {
+    GParamSpec *p = find_property (e, "slices");
+    GParamSpecUInt *slices = G_PARAM_SPEC_UINT (p);
+
+    fail_unless_equals_int (slices->minimum, 0);
+    fail_unless_equals_int (slices->default_value, 0);
+    fail_unless_equals_int (slices->maximum, 16);
+    fail_unless (p->flags & GST_PARAM_MUTABLE_PLAYING);
+    g_object_set (e, "slices", 3, NULL);
+    g_object_get (e, "slices", &r, NULL);
+    fail_unless_equals_int (r, 3);
+  }
+
   /* Values round-trip, nicks included. */
   g_object_set (e, "radius", 1000, "radius-x", 7, "radius-y", -1, NULL);
   gst_util_set_object_arg (G_OBJECT (e), "border-mode", "wrap");

@@ -5,6 +5,8 @@
  * hipboxblur on a GPU: every output compared byte for byte with the CPU
  * reference, on fresh random frames.
  */
+#include <stdio.h>
+
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 
@@ -113,6 +115,38 @@ check_frame (GstHarness * h, GstVideoFormat format, gint width, gint height,
       FRAME_RANDOM);
 }
 
+/* The slices the last frame took, read from the element's log. */
+static guint logged_slices;
+
+static void
+log_slices (GstDebugCategory * category, GstDebugLevel level,
+    const gchar * file, const gchar * function, gint line, GObject * object,
+    GstDebugMessage * message, gpointer user_data)
+{
+  guint n, rows;
+
+  if (strcmp (gst_debug_category_get_name (category), "hipboxblur") == 0
+      && sscanf (gst_debug_message_get (message), "%u slices of %u rows", &n,
+          &rows) == 2)
+    logged_slices = n;
+}
+
+/* Logs go to log_slices alone while @on. */
+static void
+watch_slices (gboolean on)
+{
+  if (on) {
+    gst_debug_remove_log_function (gst_debug_log_default);
+    gst_debug_add_log_function (log_slices, NULL, NULL);
+    gst_debug_set_threshold_for_name ("hipboxblur", GST_LEVEL_LOG);
+  } else {
+    gst_debug_unset_threshold_for_name ("hipboxblur");
+    gst_debug_remove_log_function (log_slices);
+    gst_debug_add_log_function (gst_debug_log_default, NULL, NULL);
+  }
+  logged_slices = 0;
+}
+
 /* Every format, border mode and radius 0, 1, 6, 50 and beyond the frame. */
 GST_START_TEST (test_small_frames)
 {
@@ -186,18 +220,31 @@ GST_START_TEST (test_full_hd)
   static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_RGBA,
     GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_RGB
   };
+
+  /* Frames this large cross the device in slices of their own accord, as
+   * many as the square root of their bytes over 400 kB: RGBA (8.3 MB) in
+   * 5 at radius 6 and 50, NV12 and I420 (3.1 MB) in 3, RGB (6.2 MB) in
+   * 4. Wrapped rows take whole frames. */
+  static const guint slices[] = { 5, 3, 3, 4 };
   guint f, m;
 
+  watch_slices (TRUE);
   for (f = 0; f < G_N_ELEMENTS (formats); f++) {
     GstHarness *h = harness_for (formats[f], 1920, 1080);
 
     for (m = 0; m < REF_N_BORDERS; m++) {
+      guint expected = m == REF_BORDER_WRAP ? 1 : slices[f];
+
       check_frame (h, formats[f], 1920, 1080, 0, 6, 6, m);
-      if (f < 2)
+      fail_unless_equals_int (logged_slices, expected);
+      if (f < 2) {
         check_frame (h, formats[f], 1920, 1080, 0, 50, 50, m);
+        fail_unless_equals_int (logged_slices, expected);
+      }
     }
     gst_harness_teardown (h);
   }
+  watch_slices (FALSE);
 }
 
 GST_END_TEST;
@@ -1122,6 +1169,79 @@ GST_START_TEST (test_planes_in_turn)
 
 GST_END_TEST;
 
+/* Frames in slices of rows: every format, border mode and a few slice
+ * counts, on odd sizes, with windows within a slice and across several;
+ * slices start on rows of every plane, so 4:2:0 frames take slices of an
+ * even number of rows. */
+GST_START_TEST (test_slices)
+{
+  static const Size sizes[] = { {97, 41}, {33, 5} };
+  static const guint counts[] = { 2, 3, 16 };
+  static const gint radii[][2] = { {1, 1}, {2, 3}, {6, 6}, {1, 20}, {9, 40} };
+  guint f, s, c, m, r;
+
+  watch_slices (TRUE);
+  for (f = 0; f < hipf_test_n_formats; f++) {
+    GstVideoFormat fmt = hipf_test_formats[f];
+    const GstVideoFormatInfo *finfo = gst_video_format_get_info (fmt);
+    gint align = 1 << GST_VIDEO_FORMAT_INFO_H_SUB (finfo,
+        GST_VIDEO_FORMAT_INFO_N_COMPONENTS (finfo) - 1);
+
+    for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+      const Size *sz = &sizes[s];
+      GstHarness *h = harness_for (fmt, sz->width, sz->height);
+
+      for (c = 0; c < G_N_ELEMENTS (counts); c++) {
+        gint step = (sz->height + counts[c] - 1) / counts[c];
+        guint expected;
+
+        step = (step + align - 1) / align * align;
+        expected = (sz->height + step - 1) / step;
+        g_object_set (h->element, "slices", counts[c], NULL);
+        for (m = 0; m < REF_N_BORDERS; m++) {
+          for (r = 0; r < G_N_ELEMENTS (radii); r++) {
+            check_frame (h, fmt, sz->width, sz->height, 0, radii[r][0],
+                radii[r][1], m);
+            fail_unless (logged_slices == (m == REF_BORDER_WRAP ? 1 :
+                    expected), "%s %dx%d, %u slices asked: %u taken",
+                gst_video_format_to_string (fmt), sz->width, sz->height,
+                counts[c], logged_slices);
+          }
+        }
+      }
+      gst_harness_teardown (h);
+    }
+  }
+  watch_slices (FALSE);
+}
+
+GST_END_TEST;
+
+/* Slices of frames in flight: NV12 97x33 in three slices of 12 rows (the
+ * last 9), four frames in flight, each frame exact and in order. */
+GST_START_TEST (test_slices_in_flight)
+{
+  GstHarness *h = in_flight_harness ();
+  GstBuffer *expected[8];
+  GstElement *blur = gst_harness_find_element (h, "hipboxblur");
+  guint i;
+
+  watch_slices (TRUE);
+  g_object_set (blur, "slices", 3, NULL);
+  gst_object_unref (blur);
+  for (i = 0; i < 8; i++) {
+    push_numbered (h, i, &expected[i]);
+    fail_unless_equals_int (logged_slices, 3);
+  }
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  for (i = 0; i < 8; i++)
+    pull_numbered (h, i, expected[i]);
+  gst_harness_teardown (h);
+  watch_slices (FALSE);
+}
+
+GST_END_TEST;
+
 static Suite *
 boxblur_gpu_suite (void)
 {
@@ -1147,6 +1267,8 @@ boxblur_gpu_suite (void)
   tcase_add_test (tc, test_passthrough_and_changes);
   tcase_add_test (tc, test_frames_in_flight);
   tcase_add_test (tc, test_in_flight_push_fails);
+  tcase_add_test (tc, test_slices);
+  tcase_add_test (tc, test_slices_in_flight);
   return s;
 }
 
