@@ -658,6 +658,10 @@ main (int argc, char **argv)
       {"hipboxblur", "hipboxblur radius=6 frames-in-flight=4",
           "pinned in, 4 in flight", GST_VIDEO_FORMAT_RGBA, 3840, 2160, TRUE,
           LINK_BOTH},
+      /* Whole frames, against the slices one frame in flight takes. */
+      {"hipboxblur", "hipboxblur radius=6 slices=1",
+          "pinned in, whole frames", GST_VIDEO_FORMAT_RGBA, 3840, 2160, TRUE,
+          LINK_BOTH},
       {"hiphist", "hiphistogram", "pageable in",
           GST_VIDEO_FORMAT_RGBA, 3840, 2160, FALSE, LINK_UP},
       {"hiphist", "hiphistogram", "pinned in",
