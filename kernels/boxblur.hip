@@ -2404,27 +2404,54 @@ box_blur_strips (StripParams p)
 /* A strip band sums the rows of its first window, or in pairs the half on
  * its side and the row between, before its first mean. Bands as many as
  * fill the device take the strips while those rows are at most
- * kStartBands bands' worth, or at most kShortStartRows rows
- * (kShortPairStartRows in pairs). Past both, a large plane's bands
- * reread too much of it and the band path's prefixes cost less; within
- * the second, the band path's three launches cost more than the start,
- * or about as much on the smallest planes. H100, interleaved probe runs,
- * band path against strips (us, mirror): GRAY8 1920x1080 radius 2 12.9
- * against 9.7, radius 6 21.6 against 12.8, RGBA 1280x720 radius 6 27.0
- * against 12.6, RGB 1280x720 radius 3 33.0 against 13.6; radius 1 across
- * and 11 down, RGB 1920x1080 45.3 against 21.1, 320x240 16.8 against
- * 13.9; 1 across and 16 down (pairs), GRAY8 1920x1080 22.8 against 17.4,
- * 320x240 12.3 against 12.5. Past the limits strips lost on the smallest
- * planes: single bands of 25 rows, RGB 320x240 radius 3 across and 12
- * down (zero) 15.5 against 16.2; pairs at radius 20 down, GRAY8 320x240
- * 12.7 against 14.1. Held to their start rather than their window, two-
- * and four-byte pairs on large planes took the strips at larger vertical
- * radii, 10.7 to 31.5 us faster than the band path (RGBA 4K radius 1
- * across and 30 down 77.7 against 46.8, two-byte 2560x1440 20 down 37.5
- * against 24.8). */
+ * kStartBands bands' worth, or at most short_start_rows(): kShortStartRows
+ * (kShortPairStartRows in pairs) on rows of fewer than kShortStartRowBytes
+ * bytes, a step more for each doubling of the row's bytes beyond, up to
+ * kShortStartSteps. Past both, a plane's bands reread too much of it and
+ * the band path's prefixes cost less; within the second, the band path's
+ * three launches cost more than the start, or about as much on the
+ * smallest planes, and the more so the wider the rows. H100, interleaved
+ * probe runs, band path against strips (us, mirror): GRAY8 1920x1080
+ * radius 2 12.9 against 9.7, radius 6 21.6 against 12.8, RGBA 1280x720
+ * radius 6 27.0 against 12.6, RGB 1280x720 radius 3 33.0 against 13.6;
+ * radius 1 across and 11 down, RGB 1920x1080 45.3 against 21.1, 320x240
+ * 16.8 against 13.9; 1 across and 16 down (pairs), GRAY8 1920x1080 22.8
+ * against 17.4, 320x240 12.3 against 12.5. Past the limits strips lost on
+ * the smallest planes: single bands of 25 rows, RGB 320x240 radius 3
+ * across and 12 down (zero) 15.5 against 16.2; pairs at radius 20 down,
+ * GRAY8 320x240 12.7 against 14.1. On wider rows they won further (1
+ * across, mirror): RGB 1920x1080 (5760 bytes a row) up to 61 rows, 24
+ * down 45.8 against 33.5; RGBA 1920x1080 pairs up to 43, 20 down 35.1
+ * against 22.0; RGBA 640x480 pairs up to 31; two-byte 1280x720 pairs up
+ * to 26 (31: 20.4 against 21.2); GRAY8 3840x2160 pairs up to 37. Over
+ * 244 planes from 320x240 to 4K, radius 1 to 4 across and 12 to 42 down,
+ * zero, mirror and valid, whose path these steps change, 231 gained 0.5
+ * to 25 us (RGB 1920x1080 radius 1 across and 12 down, zero, 44.1
+ * against 19.8) and 8 lost 0.6 to 3.3, most of them one-byte rows in the
+ * valid mode (GRAY8 2560x1440 radius 3 across and 17 down 22.9 against
+ * 26.2), whose lanes do not pair; on 1920 and 3840 bytes a row those
+ * gained 2.2 to 7.7. Held to
+ * their start rather than their window, two- and four-byte pairs on large
+ * planes took the strips at larger vertical radii, 10.7 to 31.5 us faster
+ * than the band path (RGBA 4K radius 1 across and 30 down 77.7 against
+ * 46.8, two-byte 2560x1440 20 down 37.5 against 24.8). */
 constexpr int kStartBands = 3;
 constexpr int kShortStartRows = 23;
 constexpr int kShortPairStartRows = 17;
+constexpr int kShortStartRowBytes = 1024;
+constexpr int kShortStartStep = 8;
+constexpr int kShortPairStartStep = 6;
+constexpr int kShortStartSteps = 4;
+
+int short_start_rows (const HipfBoxBlurPlane * p, bool share)
+{
+  int rows = share ? kShortPairStartRows : kShortStartRows;
+  int64_t bytes = (int64_t) p->width * p->channels;
+  for (int s = 0; s < kShortStartSteps && bytes >= kShortStartRowBytes;
+      ++s, bytes /= 2)
+    rows += share ? kShortPairStartStep : kShortStartStep;
+  return rows;
+}
 
 /* How the strip path would run a plane, if it can. */
 struct StripPlan
@@ -2531,7 +2558,7 @@ StripPlan plan_strips_as (const HipfDeviceLimits * limits,
   const int window_rows = 2 * p->radius_y + 1;
   const int start_rows = share ? p->radius_y + 1 : window_rows;
   if (start_rows > kStartBands * plan.band_rows
-      && start_rows > (share ? kShortPairStartRows : kShortStartRows))
+      && start_rows > short_start_rows (p, share))
     return plan;
   plan.blocks_y = ceil_div (ceil_div (p->height, plan.band_rows),
       bands_a_block);

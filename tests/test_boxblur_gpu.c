@@ -857,11 +857,12 @@ GST_END_TEST;
 /* Planes whose bands, as many as fill the device, are shorter than a
  * third of the rows they start from (the first window, or in pairs the
  * half on a band's side and the row between), which take the strips all
- * the same while those rows are at most 23 (17 in pairs), and at the next
- * vertical radius the band path. Told of many multiprocessors, these
- * planes get bands of one row. Lanes of bytes at radius 1 across and
- * widened ones at 5, and in the valid mode one-byte lanes, which do not
- * pair. */
+ * the same while those rows are at most 23 (17 in pairs) on rows of fewer
+ * than 1024 bytes, 8 (6) more for each doubling of the row's bytes, and
+ * at the next vertical radius the band path. Told of many
+ * multiprocessors, these planes get bands of one row. Lanes of bytes at
+ * radius 1 across and widened ones at 5, and in the valid mode one-byte
+ * lanes, which do not pair. */
 GST_START_TEST (test_short_starts)
 {
   static const struct
@@ -874,6 +875,11 @@ GST_START_TEST (test_short_starts)
     {3, 208, 1, 11, "strips"}, {3, 208, 1, 12, "bands"},
     {3, 101, 5, 11, "strips"}, {4, 101, 2, 16, "paired strips"},
     {4, 101, 2, 17, "bands"},
+    /* 2002, 3024, 4004 and 2048 bytes a row: one, two and one doubling. */
+    {2, 1001, 1, 22, "paired strips"}, {2, 1001, 1, 23, "bands"},
+    {3, 1008, 1, 19, "strips"}, {3, 1008, 1, 20, "bands"},
+    {4, 1001, 1, 28, "paired strips"}, {4, 1001, 1, 29, "bands"},
+    {1, 2048, 1, 19, "strips"}, {1, 2048, 1, 29, "bands"},
   };
   HipfDeviceLimits limits;
   guint c;
@@ -885,17 +891,20 @@ GST_START_TEST (test_short_starts)
     check_kernel_plane (&limits, cases[c].channels, cases[c].width, 150, 0,
         cases[c].rx, cases[c].ry, TRUE, cases[c].path);
   }
-  /* Pairs whose start (21 rows) is more than the short limit, within
-   * three bands' rows, and whose window (41) is not: 1001x160 told of 8
-   * multiprocessors gets bands of 10 or 7 rows where two or three blocks
+  /* Pairs whose start (31 and 35 rows) is more than the short limit (23
+   * and 29 rows on 2002 and 4004 bytes a row), within three bands' rows,
+   * and whose window (61 and 69) is not: 1001x320 told of 8
+   * multiprocessors gets bands of 20 or 14 rows where two or three blocks
    * of pairs fit a multiprocessor, as they do at 65 to 128 registers a
-   * thread (one block would give 20-row bands, which fit the window as
-   * well; four, 5-row bands, which fit neither). */
+   * thread (one block would give 40-row bands, which fit the window as
+   * well; four, 10-row bands, which fit neither). */
   told_multiprocessors (&limits, 8);
   for (c = 2; c <= 4; c += 2) {
-    check_kernel_plane (&limits, c, 1001, 160, 16, 1, 20, FALSE,
+    gint ry = c == 2 ? 30 : 34;
+
+    check_kernel_plane (&limits, c, 1001, 320, 16, 1, ry, FALSE,
         "paired strips");
-    check_kernel_plane (&limits, c, 1001, 160, 0, 1, 20, TRUE,
+    check_kernel_plane (&limits, c, 1001, 320, 0, 1, ry, TRUE,
         "paired strips");
   }
 }
