@@ -317,7 +317,8 @@ gst_hip_box_blur_set_info (GstVideoFilter * filter, GstCaps * incaps,
   for (p = 0; p < self->layout.n_planes; p++) {
     HipfBoxBlurPlane params;
 
-    /* Scratch depends on the plane's size only, not on the radii. */
+    /* Scratch depends on the plane's size only, not on the radii, and
+     * serves the plane's slices as well. */
     plane_params (&self->layout.planes[p], 0, 0, HIPF_BORDER_ZERO, &params);
     scratch = MAX (scratch,
         hipf_box_blur_scratch_size (&self->device.limits, &params));

@@ -2595,6 +2595,7 @@ struct BandPlan
   int threads;
   int bands;
   int band_rows;
+  int fill;                     /* bands as many as fill the device */
   size_t shared;
   bool extended;
   bool band_prefix;
@@ -2716,7 +2717,8 @@ BandPlan plan_bands (const HipfDeviceLimits * limits,
   /* One band per resident block: as many blocks as fill the device. */
   const int per_mp = resident_blocks (kernel, plan.threads, plan.shared,
       limits->shared_mem_optin - static_shared);
-  plan.band_rows = ceil_div (p->height, per_mp * limits->multiprocessors);
+  plan.fill = per_mp * limits->multiprocessors;
+  plan.band_rows = ceil_div (p->height, plan.fill);
   plan.bands = ceil_div (p->height, plan.band_rows);
   /* Summing a tall window costs more than prefixes at band boundaries,
    * which cost a pass over the plane and up to two bands of rows. Lanes
@@ -2795,9 +2797,24 @@ hipf_box_blur_scratch_size (const HipfDeviceLimits * limits,
   tallest.radius_y = HIPF_BOX_BLUR_MAX_RADIUS;
   const BandPlan one = plan_bands (limits, &tallest, 1, 1);
   const BandPlan two = plan_bands (limits, &tallest, 1, 2);
-  if (one.ok || two.ok)
-    return one.prefix_bytes > two.prefix_bytes ? one.prefix_bytes :
-        two.prefix_bytes;
+  if (one.ok || two.ok) {
+    /* And the most of any plane no taller: one prefix a band of one row
+     * where the plane fills the device no further, one every
+     * kMaxPrefixRows rows at most, one every band_rows rows between
+     * (never more than fill bands). */
+    const BandPlan *plans[] = { &one, &two };
+    size_t most = 0;
+    for (const BandPlan *plan : plans) {
+      const int filled = plane->height < plan->fill ? plane->height :
+          plan->fill;
+      const int every = ceil_div (plane->height, kMaxPrefixRows);
+      const size_t bytes = (size_t) ((filled > every ? filled : every) + 1)
+          * plan->prefix_words * sizeof (uint32_t);
+      if (plan->ok && bytes > most)
+        most = bytes;
+    }
+    return most;
+  }
   size_t rows = (size_t) rows_grid_for (limits, plane->channels, plane->height)
       * (plane->width + 1) * plane->channels * sizeof (uint32_t);
   return column_prefix_bytes (plane) + rows;

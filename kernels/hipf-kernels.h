@@ -60,7 +60,8 @@ typedef struct {
   int after_plane;
 } HipfBoxBlurPlane;
 
-/* Bytes of device scratch memory hipf_box_blur() needs for @plane. */
+/* Bytes of device scratch memory hipf_box_blur() needs for @plane, and for
+ * any plane of its width and channels that is no taller (a slice of it). */
 size_t hipf_box_blur_scratch_size (const HipfDeviceLimits * limits,
     const HipfBoxBlurPlane * plane);
 

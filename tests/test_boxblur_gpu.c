@@ -235,13 +235,37 @@ GST_START_TEST (test_full_hd)
     for (m = 0; m < REF_N_BORDERS; m++) {
       guint expected = m == REF_BORDER_WRAP ? 1 : slices[f];
 
+      logged_slices = 0;
       check_frame (h, formats[f], 1920, 1080, 0, 6, 6, m);
       fail_unless_equals_int (logged_slices, expected);
       if (f < 2) {
+        logged_slices = 0;
         check_frame (h, formats[f], 1920, 1080, 0, 50, 50, m);
         fail_unless_equals_int (logged_slices, expected);
       }
     }
+    gst_harness_teardown (h);
+  }
+
+  /* With two frames in flight, whole frames. */
+  {
+    GstHarness *h = gst_harness_new_parse ("hipboxblur frames-in-flight=2 "
+        "radius=6");
+    GstVideoInfo info;
+    GstBuffer *out;
+
+    gst_harness_set_caps_str (h,
+        "video/x-raw,format=RGBA,width=1920,height=1080,framerate=30/1",
+        "video/x-raw,format=RGBA,width=1920,height=1080,framerate=30/1");
+    logged_slices = 0;
+    fail_unless_equals_int (gst_harness_push (h,
+            hipf_test_frame_new (GST_VIDEO_FORMAT_RGBA, 1920, 1080, 0,
+                &info)), GST_FLOW_OK);
+    fail_unless_equals_int (logged_slices, 1);
+    fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+    out = gst_harness_pull (h);
+    fail_unless (out != NULL);
+    gst_buffer_unref (out);
     gst_harness_teardown (h);
   }
   watch_slices (FALSE);
@@ -1178,6 +1202,44 @@ GST_START_TEST (test_planes_in_turn)
 
 GST_END_TEST;
 
+/* The scratch sized for a plane holds what every plane of its width and
+ * channels that is no taller needs: hipboxblur blurs the slices of a frame
+ * with the frame's scratch. On this device and on one told of 8
+ * multiprocessors, whose bands are taller than the prefixes' spacing. */
+GST_START_TEST (test_scratch_bounds)
+{
+  static const gint widths[] = { 97, 1920, 3840 };
+  static const gint mps[] = { 0, 8 };
+  HipfDeviceLimits limits;
+  guint d, c, w;
+  gint h;
+
+  for (d = 0; d < G_N_ELEMENTS (mps); d++) {
+    fail_unless (hipf_device_limits_query (0, &limits) == hipSuccess);
+    if (mps[d])
+      limits.multiprocessors = mps[d];
+    for (c = 1; c <= 4; c++) {
+      for (w = 0; w < G_N_ELEMENTS (widths); w++) {
+        HipfBoxBlurPlane plane = { widths[w], 2160, (gint) c, 0, 0,
+          HIPF_BORDER_ZERO
+        };
+        const gsize bound = hipf_box_blur_scratch_size (&limits, &plane);
+
+        for (h = 1; h <= 2160; h++) {
+          plane.height = h;
+          fail_unless (hipf_box_blur_scratch_size (&limits, &plane) <= bound,
+              "%u channels, %d wide, %d multiprocessors: %d rows need %"
+              G_GSIZE_FORMAT " bytes, 2160 rows %" G_GSIZE_FORMAT, c,
+              widths[w], limits.multiprocessors, h,
+              hipf_box_blur_scratch_size (&limits, &plane), bound);
+        }
+      }
+    }
+  }
+}
+
+GST_END_TEST;
+
 /* Frames in slices of rows: every format, border mode and a few slice
  * counts, on odd sizes, with windows within a slice and across several;
  * slices start on rows of every plane, so 4:2:0 frames take slices of an
@@ -1186,6 +1248,13 @@ GST_START_TEST (test_slices)
 {
   static const Size sizes[] = { {97, 41}, {33, 5} };
   static const guint counts[] = { 2, 3, 16 };
+  /* Slices taken, by size, count asked and rows a slice starts on (one or
+   * two): 41 rows in 16 slices of 3 (14) or of 4 (11), 5 rows in 16 of 1
+   * or of 2 (2, 2 and 1). */
+  static const guint taken[2][3][2] = {
+    {{2, 2}, {3, 3}, {14, 11}},
+    {{2, 2}, {3, 3}, {5, 3}},
+  };
   static const gint radii[][2] = { {1, 1}, {2, 3}, {6, 6}, {1, 20}, {9, 40} };
   guint f, s, c, m, r;
 
@@ -1193,7 +1262,7 @@ GST_START_TEST (test_slices)
   for (f = 0; f < hipf_test_n_formats; f++) {
     GstVideoFormat fmt = hipf_test_formats[f];
     const GstVideoFormatInfo *finfo = gst_video_format_get_info (fmt);
-    gint align = 1 << GST_VIDEO_FORMAT_INFO_H_SUB (finfo,
+    guint sub = GST_VIDEO_FORMAT_INFO_H_SUB (finfo,
         GST_VIDEO_FORMAT_INFO_N_COMPONENTS (finfo) - 1);
 
     for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
@@ -1201,14 +1270,12 @@ GST_START_TEST (test_slices)
       GstHarness *h = harness_for (fmt, sz->width, sz->height);
 
       for (c = 0; c < G_N_ELEMENTS (counts); c++) {
-        gint step = (sz->height + counts[c] - 1) / counts[c];
-        guint expected;
+        guint expected = taken[s][c][sub];
 
-        step = (step + align - 1) / align * align;
-        expected = (sz->height + step - 1) / step;
         g_object_set (h->element, "slices", counts[c], NULL);
         for (m = 0; m < REF_N_BORDERS; m++) {
           for (r = 0; r < G_N_ELEMENTS (radii); r++) {
+            logged_slices = 0;
             check_frame (h, fmt, sz->width, sz->height, 0, radii[r][0],
                 radii[r][1], m);
             fail_unless (logged_slices == (m == REF_BORDER_WRAP ? 1 :
@@ -1239,6 +1306,7 @@ GST_START_TEST (test_slices_in_flight)
   g_object_set (blur, "slices", 3, NULL);
   gst_object_unref (blur);
   for (i = 0; i < 8; i++) {
+    logged_slices = 0;
     push_numbered (h, i, &expected[i]);
     fail_unless_equals_int (logged_slices, 3);
   }
@@ -1276,6 +1344,7 @@ boxblur_gpu_suite (void)
   tcase_add_test (tc, test_passthrough_and_changes);
   tcase_add_test (tc, test_frames_in_flight);
   tcase_add_test (tc, test_in_flight_push_fails);
+  tcase_add_test (tc, test_scratch_bounds);
   tcase_add_test (tc, test_slices);
   tcase_add_test (tc, test_slices_in_flight);
   return s;
