@@ -215,7 +215,6 @@ static GstFlowReturn
 finish_oldest (GstHipInFlight * f, GstBuffer ** outbuf)
 {
   guint index = f->first;
-
   GstHipSlot *slot = &f->slots[index];
 
   if (!gst_hip_device_event_wait (f->device,
