@@ -392,8 +392,7 @@ slice_frame (GstBaseTransform * trans, guint index, GstHipSlices * s)
 
   /* Slices start on rows of every plane. */
   s->n = count_slices (self, requested, slot->ry, slot->border);
-  step = (layout->height + s->n - 1) / s->n;
-  step = (step + align - 1) / align * align;
+  step = GST_ROUND_UP_N ((layout->height + s->n - 1) / s->n, align);
   s->n = (layout->height + step - 1) / step;
   for (p = 0; p < layout->n_planes; p++) {
     HipfBoxBlurPlane params;
@@ -402,7 +401,7 @@ slice_frame (GstBaseTransform * trans, guint index, GstHipSlices * s)
         &params);
     reach = MAX (reach, params.radius_y << layout->planes[p].h_sub);
   }
-  reach = (reach + align - 1) / align * align;
+  reach = GST_ROUND_UP_N (reach, align);
   for (k = 0; k <= s->n; k++) {
     slot->up[k] = MIN ((gint) k * step, layout->height);
     slot->rows[k] = k == 0 || k == s->n ? slot->up[k] :

@@ -84,8 +84,8 @@ gst_hip_video_plane_rows (const GstHipVideoLayout * layout, guint plane,
   guint s = layout->planes[plane].h_sub;
 
   /* A plane row belongs to the slice its first frame row lies in. */
-  *plane_first = (first + (1 << s) - 1) >> s;
-  *plane_end = (end + (1 << s) - 1) >> s;
+  *plane_first = GST_VIDEO_SUB_SCALE (s, first);
+  *plane_end = GST_VIDEO_SUB_SCALE (s, end);
 }
 
 /* Rows @first to @end of the frame's planes, one way or the other. */
