@@ -247,25 +247,38 @@ GST_START_TEST (test_full_hd)
     gst_harness_teardown (h);
   }
 
-  /* With two frames in flight, whole frames. */
+  /* With two frames in flight, whole frames, exact. */
   {
     GstHarness *h = gst_harness_new_parse ("hipboxblur frames-in-flight=2 "
         "radius=6");
     GstVideoInfo info;
+    GstBuffer *in = hipf_test_frame_new (GST_VIDEO_FORMAT_RGBA, 1920, 1080,
+        0, &info);
+    GstBuffer *expected = gst_buffer_new_allocate (NULL, info.size, NULL);
+    GstVideoFrame fi, fe, fo;
     GstBuffer *out;
+    gchar *where = NULL;
 
     gst_harness_set_caps_str (h,
         "video/x-raw,format=RGBA,width=1920,height=1080,framerate=30/1",
         "video/x-raw,format=RGBA,width=1920,height=1080,framerate=30/1");
+    fail_unless (gst_video_frame_map (&fi, &info, in, GST_MAP_READ));
+    fail_unless (gst_video_frame_map (&fe, &info, expected, GST_MAP_WRITE));
+    ref_box_blur_frame (&fi, &fe, 6, 6, REF_BORDER_MIRROR);
+    gst_video_frame_unmap (&fi);
     logged_slices = 0;
-    fail_unless_equals_int (gst_harness_push (h,
-            hipf_test_frame_new (GST_VIDEO_FORMAT_RGBA, 1920, 1080, 0,
-                &info)), GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
     fail_unless_equals_int (logged_slices, 1);
     fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
     out = gst_harness_pull (h);
     fail_unless (out != NULL);
+    fail_unless (gst_video_frame_map (&fo, &info, out, GST_MAP_READ));
+    fail_unless (hipf_test_frames_equal (&fo, &fe, &where), "%s (seed %u)",
+        where, hipf_test_seed ());
+    gst_video_frame_unmap (&fo);
+    gst_video_frame_unmap (&fe);
     gst_buffer_unref (out);
+    gst_buffer_unref (expected);
     gst_harness_teardown (h);
   }
   watch_slices (FALSE);
