@@ -307,6 +307,28 @@ plane_params (const GstHipPlane * plane, gint rx, gint ry,
   params->after_plane = 0;
 }
 
+/* Whether frames may cross the device in slices with the properties as
+ * they are: only then does each slot hold a second output frame for the
+ * slices to write in turn. With several frames in flight slices must be
+ * asked for, so that the default keeps one output frame a slot. */
+static gboolean
+may_slice (GstHipBoxBlur * self)
+{
+  guint requested;
+
+  GST_OBJECT_LOCK (self);
+  requested = self->slices;
+  GST_OBJECT_UNLOCK (self);
+  return requested > 1 || (requested == 0 && self->in_flight.n_slots == 1);
+}
+
+static gboolean
+alloc_alternate (GstHipBoxBlur * self, Slot * slot)
+{
+  return gst_hip_device_alloc (&self->device, &slot->dst[1],
+      self->layout.size, "output frame for alternate slices");
+}
+
 static gboolean
 gst_hip_box_blur_set_info (GstVideoFilter * filter, GstCaps * incaps,
     GstVideoInfo * in_info, GstCaps * outcaps, GstVideoInfo * out_info)
@@ -338,8 +360,7 @@ gst_hip_box_blur_set_info (GstVideoFilter * filter, GstCaps * incaps,
             "input frame")
         || !gst_hip_device_alloc (&self->device, &slot->dst[0],
             self->layout.size, "output frame")
-        || !gst_hip_device_alloc (&self->device, &slot->dst[1],
-            self->layout.size, "output frame for alternate slices")
+        || (may_slice (self) && !alloc_alternate (self, slot))
         || !gst_hip_device_alloc (&self->device, &slot->scratch, scratch,
             "blur prefix sums"))
       return FALSE;
@@ -374,7 +395,7 @@ count_slices (GstHipBoxBlur * self, guint requested, gint ry,
  * here waits. The slices blurred lie the rows their windows reach below
  * them above those uploaded, so that each needs the upload of its own
  * slice only, and its download starts as soon as that has landed. */
-static void
+static gboolean
 slice_frame (GstBaseTransform * trans, guint index, GstHipSlices * s)
 {
   GstHipBoxBlur *self = GST_HIP_BOX_BLUR (trans);
@@ -426,6 +447,10 @@ slice_frame (GstBaseTransform * trans, guint index, GstHipSlices * s)
     }
   }
   GST_LOG_OBJECT (self, "%u slices of %d rows", s->n, step);
+  /* Allocated at negotiation where slices were to be expected; here where
+   * a property changed since (a no-op once allocated). */
+  return s->n == 1 || (gst_hip_device_bind (&self->device)
+      && alloc_alternate (self, slot));
 }
 
 static gboolean

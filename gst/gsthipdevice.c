@@ -280,6 +280,8 @@ gst_hip_device_alloc (GstHipDevice * dev, GstHipMemory * mem, gsize size,
     return post_alloc_error (dev, err, size, "device", what, injected);
   }
   mem->size = size;
+  GST_DEBUG_OBJECT (dev->element, "%" G_GSIZE_FORMAT " bytes of device "
+      "memory for the %s", size, what);
   /* Zeroed once, and finished before any stream uses it: kernels read whole
    * 16-byte groups, including row padding that no upload writes. */
   CHECK (dev, hipMemsetAsync (mem->ptr, 0, size, dev->stream));

@@ -281,8 +281,8 @@ enqueue (GstHipInFlight * f, guint index)
   GstHipSlices s = { 1, {0} };
   guint k, next = 0;
 
-  if (f->funcs->slice)
-    f->funcs->slice (f->trans, index, &s);
+  if (f->funcs->slice && !f->funcs->slice (f->trans, index, &s))
+    return FALSE;
   g_assert (s.n >= 1 && s.n <= GST_HIP_IN_FLIGHT_MAX_SLICES);
   slot->n_slices = s.n;
   for (k = 0; k < s.n; k++) {

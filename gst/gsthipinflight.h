@@ -35,8 +35,9 @@ typedef struct
  * error posted, if a call failed (what was enqueued may still run). */
 typedef struct
 {
-  /* Optional: the slices of the frame (one without it). */
-  void (*slice) (GstBaseTransform * trans, guint index, GstHipSlices * s);
+  /* Optional: the slices of the frame (one without it); FALSE, with the
+   * element error posted, if the frame cannot start. */
+  gboolean (*slice) (GstBaseTransform * trans, guint index, GstHipSlices * s);
   /* Copies slice @slice of the frame to the device, on the stream every
    * upload shares. */
   gboolean (*upload) (GstBaseTransform * trans, guint index, guint slice,

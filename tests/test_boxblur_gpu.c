@@ -115,20 +115,26 @@ check_frame (GstHarness * h, GstVideoFormat format, gint width, gint height,
       FRAME_RANDOM);
 }
 
-/* The slices the last frame took, read from the element's log. */
-static guint logged_slices;
+/* The slices the last frame took, and how many second output frames
+ * (for slices to write in turn) the elements allocated, read from their
+ * logs. */
+static guint logged_slices, logged_alternates;
 
 static void
 log_slices (GstDebugCategory * category, GstDebugLevel level,
     const gchar * file, const gchar * function, gint line, GObject * object,
     GstDebugMessage * message, gpointer user_data)
 {
+  const gchar *name = gst_debug_category_get_name (category);
+  const gchar *text = gst_debug_message_get (message);
   guint n, rows;
 
-  if (strcmp (gst_debug_category_get_name (category), "hipboxblur") == 0
-      && sscanf (gst_debug_message_get (message), "%u slices of %u rows", &n,
-          &rows) == 2)
+  if (strcmp (name, "hipboxblur") == 0
+      && sscanf (text, "%u slices of %u rows", &n, &rows) == 2)
     logged_slices = n;
+  if (strcmp (name, "hipdevice") == 0
+      && g_str_has_suffix (text, "for the output frame for alternate slices"))
+    logged_alternates++;
 }
 
 /* Logs go to log_slices alone while @on. */
@@ -139,12 +145,15 @@ watch_slices (gboolean on)
     gst_debug_remove_log_function (gst_debug_log_default);
     gst_debug_add_log_function (log_slices, NULL, NULL);
     gst_debug_set_threshold_for_name ("hipboxblur", GST_LEVEL_LOG);
+    gst_debug_set_threshold_for_name ("hipdevice", GST_LEVEL_DEBUG);
   } else {
     gst_debug_unset_threshold_for_name ("hipboxblur");
+    gst_debug_unset_threshold_for_name ("hipdevice");
     gst_debug_remove_log_function (log_slices);
     gst_debug_add_log_function (gst_debug_log_default, NULL, NULL);
   }
   logged_slices = 0;
+  logged_alternates = 0;
 }
 
 /* Every format, border mode and radius 0, 1, 6, 50 and beyond the frame. */
@@ -230,8 +239,12 @@ GST_START_TEST (test_full_hd)
 
   watch_slices (TRUE);
   for (f = 0; f < G_N_ELEMENTS (formats); f++) {
-    GstHarness *h = harness_for (formats[f], 1920, 1080);
+    GstHarness *h;
 
+    /* One second output frame, allocated as the caps arrive. */
+    logged_alternates = 0;
+    h = harness_for (formats[f], 1920, 1080);
+    fail_unless_equals_int (logged_alternates, 1);
     for (m = 0; m < REF_N_BORDERS; m++) {
       guint expected = m == REF_BORDER_WRAP ? 1 : slices[f];
 
@@ -247,7 +260,9 @@ GST_START_TEST (test_full_hd)
     gst_harness_teardown (h);
   }
 
-  /* With two frames in flight, whole frames, exact. */
+  /* With two frames in flight, whole frames, exact, and no second output
+   * frame in either slot. */
+  logged_alternates = 0;
   {
     GstHarness *h = gst_harness_new_parse ("hipboxblur frames-in-flight=2 "
         "radius=6");
@@ -280,6 +295,7 @@ GST_START_TEST (test_full_hd)
     gst_buffer_unref (out);
     gst_buffer_unref (expected);
     gst_harness_teardown (h);
+    fail_unless_equals_int (logged_alternates, 0);
   }
   watch_slices (FALSE);
 }
@@ -1310,18 +1326,24 @@ GST_END_TEST;
  * last 9), four frames in flight, each frame exact and in order. */
 GST_START_TEST (test_slices_in_flight)
 {
-  GstHarness *h = in_flight_harness ();
+  GstHarness *h;
   GstBuffer *expected[8];
-  GstElement *blur = gst_harness_find_element (h, "hipboxblur");
+  GstElement *blur;
   guint i;
 
+  /* Negotiated for whole frames: no slot has a second output frame until
+   * a frame in it is sliced. */
   watch_slices (TRUE);
+  h = in_flight_harness ();
+  fail_unless_equals_int (logged_alternates, 0);
+  blur = gst_harness_find_element (h, "hipboxblur");
   g_object_set (blur, "slices", 3, NULL);
   gst_object_unref (blur);
   for (i = 0; i < 8; i++) {
     logged_slices = 0;
     push_numbered (h, i, &expected[i]);
     fail_unless_equals_int (logged_slices, 3);
+    fail_unless_equals_int (logged_alternates, MIN (i + 1, 4));
   }
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   for (i = 0; i < 8; i++)
