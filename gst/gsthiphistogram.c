@@ -399,21 +399,33 @@ apply_roi (HipfHistogramFrame * f, const GstHipVideoLayout * layout,
   }
 }
 
-static GValue *
-append_value (GValue * array, GType type)
+/* @n counts as a GstValueArray of guint. A report holds up to 1,300 of
+ * them, so each is set in a copy of one initialized value (the array takes
+ * values in by copying them too) rather than initialized on its own, into
+ * an array allocated whole. */
+static void
+init_count_array (GValue * array, const guint32 * counts, guint n)
 {
-  GValue v = G_VALUE_INIT;
+  GValue count = G_VALUE_INIT;
+  guint i;
 
-  g_value_init (&v, type);
-  gst_value_array_append_and_take_value (array, &v);
-  return (GValue *) gst_value_array_get_value (array,
-      gst_value_array_get_size (array) - 1);
+  gst_value_array_init (array, n);
+  g_value_init (&count, G_TYPE_UINT);
+  for (i = 0; i < n; i++) {
+    GValue v = count;
+
+    g_value_set_uint (&v, counts[i]);
+    gst_value_array_append_and_take_value (array, &v);
+  }
 }
 
-/* The histograms at the requested bins and the luma statistics. */
-static GstStructure *
-build_report (GstHipHistogram * self, const guint32 * counts,
-    const Settings * s, GstBuffer * buf)
+/* Sets in @st the histograms at the requested bins and the luma
+ * statistics. The message and the meta each get a report built for them:
+ * a copy goes through GValue's generic paths for every value, and costs
+ * more than building one. */
+static void
+fill_report (GstHipHistogram * self, const guint32 * counts,
+    const Settings * s, GstBuffer * buf, GstStructure * st)
 {
   GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
   GstClockTime ts = GST_BUFFER_PTS (buf);
@@ -424,22 +436,21 @@ build_report (GstHipHistogram * self, const guint32 * counts,
   gdouble sum = 0, sq = 0, mean = 0, stddev = 0;
   guint median = 0, min = 0, max = 0;
   gboolean seen = FALSE;
-  GstStructure *st;
 
-  g_value_init (&channels, GST_TYPE_ARRAY);
-  g_value_init (&histograms, GST_TYPE_ARRAY);
+  gst_value_array_init (&channels, n);
+  gst_value_array_init (&histograms, n);
   for (c = 0; c < n; c++) {
     const guint32 *hist = counts + c * HIPF_HISTOGRAM_VALUES;
-    GValue *bins = append_value (&histograms, GST_TYPE_ARRAY);
+    GValue channel = G_VALUE_INIT, bins = G_VALUE_INIT;
     guint32 binned[HIPF_HISTOGRAM_VALUES] = { 0 };
-    guint b;
 
-    g_value_set_static_string (append_value (&channels, G_TYPE_STRING),
-        self->channel_names[c]);
+    g_value_init (&channel, G_TYPE_STRING);
+    g_value_set_static_string (&channel, self->channel_names[c]);
+    gst_value_array_append_and_take_value (&channels, &channel);
     for (v = 0; v < HIPF_HISTOGRAM_VALUES; v++)
       binned[v * s->bins / HIPF_HISTOGRAM_VALUES] += hist[v];
-    for (b = 0; b < s->bins; b++)
-      g_value_set_uint (append_value (bins, G_TYPE_UINT), binned[b]);
+    init_count_array (&bins, binned, s->bins);
+    gst_value_array_append_and_take_value (&histograms, &bins);
   }
 
   for (v = 0; v < HIPF_HISTOGRAM_VALUES; v++) {
@@ -471,7 +482,7 @@ build_report (GstHipHistogram * self, const guint32 * counts,
     }
   }
 
-  st = gst_structure_new ("hiphistogram",
+  gst_structure_set (st,
       "timestamp", G_TYPE_UINT64, ts,
       "stream-time", G_TYPE_UINT64,
       gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME, ts),
@@ -492,14 +503,6 @@ build_report (GstHipHistogram * self, const guint32 * counts,
       /* A black frame reads as mean 1 so the correction stays finite. */
       "ev-correction", G_TYPE_DOUBLE,
       log2 (s->target_mean / MAX (mean, 1.0)), NULL);
-  return st;
-}
-
-static gboolean
-copy_field (GQuark field, const GValue * value, gpointer dest)
-{
-  gst_structure_id_set_value (dest, field, value);
-  return TRUE;
 }
 
 static gboolean
@@ -581,22 +584,24 @@ finish_frame (GstBaseTransform * trans, guint index, GstBuffer * buf)
   GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
   Slot *slot = &self->slots[index];
   const Settings *s = &slot->settings;
-  GstStructure *report;
-  GstClockTime running_time;
+  const guint32 *counts = slot->host_counts.ptr;
 
-  report = build_report (self, slot->host_counts.ptr, s, buf);
   if (s->attach_meta && gst_buffer_is_writable (buf)) {
     GstCustomMeta *meta =
         gst_buffer_add_custom_meta (buf, GST_HIP_HISTOGRAM_META_NAME);
-    gst_structure_foreach (report, copy_field,
-        gst_custom_meta_get_structure (meta));
+
+    fill_report (self, counts, s, buf, gst_custom_meta_get_structure (meta));
   }
-  gst_structure_get_uint64 (report, "running-time", &running_time);
-  if (s->post_messages && interval_elapsed (self, s, running_time))
+  /* A message only where one is due. */
+  if (s->post_messages && interval_elapsed (self, s,
+          gst_segment_to_running_time (&trans->segment, GST_FORMAT_TIME,
+              GST_BUFFER_PTS (buf)))) {
+    GstStructure *report = gst_structure_new_empty ("hiphistogram");
+
+    fill_report (self, counts, s, buf, report);
     gst_element_post_message (GST_ELEMENT (self),
         gst_message_new_element (GST_OBJECT (self), report));
-  else
-    gst_structure_free (report);
+  }
 }
 
 /* Maps @buf read-only into the next free slot and starts counting it. */
