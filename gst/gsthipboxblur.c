@@ -307,67 +307,6 @@ plane_params (const GstHipPlane * plane, gint rx, gint ry,
   params->after_plane = 0;
 }
 
-/* Whether frames may cross the device in slices with the properties as
- * they are: only then does each slot hold a second output frame for the
- * slices to write in turn. With several frames in flight slices must be
- * asked for, so that the default keeps one output frame a slot. */
-static gboolean
-may_slice (GstHipBoxBlur * self)
-{
-  guint requested;
-
-  GST_OBJECT_LOCK (self);
-  requested = self->slices;
-  GST_OBJECT_UNLOCK (self);
-  return requested > 1 || (requested == 0 && self->in_flight.n_slots == 1);
-}
-
-static gboolean
-alloc_alternate (GstHipBoxBlur * self, Slot * slot)
-{
-  return gst_hip_device_alloc (&self->device, &slot->dst[1],
-      self->layout.size, "output frame for alternate slices");
-}
-
-static gboolean
-gst_hip_box_blur_set_info (GstVideoFilter * filter, GstCaps * incaps,
-    GstVideoInfo * in_info, GstCaps * outcaps, GstVideoInfo * out_info)
-{
-  GstHipBoxBlur *self = GST_HIP_BOX_BLUR (filter);
-  gsize scratch = 0;
-  guint p;
-
-  gst_hip_video_layout_init (&self->layout, in_info);
-  for (p = 0; p < self->layout.n_planes; p++) {
-    HipfBoxBlurPlane params;
-
-    /* Scratch depends on the plane's size only, not on the radii, and
-     * serves the plane's slices as well. */
-    plane_params (&self->layout.planes[p], 0, 0, HIPF_BORDER_ZERO, &params);
-    scratch = MAX (scratch,
-        hipf_box_blur_scratch_size (&self->device.limits, &params));
-  }
-
-  self->scratch_size = scratch;
-  /* Every slot's device memory up front, so a frame too large for the
-   * device fails negotiation rather than a later frame. */
-  if (!gst_hip_device_bind (&self->device))
-    return FALSE;
-  for (p = 0; p < self->in_flight.n_slots; p++) {
-    Slot *slot = &self->slots[p];
-
-    if (!gst_hip_device_alloc (&self->device, &slot->src, self->layout.size,
-            "input frame")
-        || !gst_hip_device_alloc (&self->device, &slot->dst[0],
-            self->layout.size, "output frame")
-        || (may_slice (self) && !alloc_alternate (self, slot))
-        || !gst_hip_device_alloc (&self->device, &slot->scratch, scratch,
-            "blur prefix sums"))
-      return FALSE;
-  }
-  return TRUE;
-}
-
 /* How many slices a frame crosses the device in: @requested, or with one
  * frame in flight as many as are large enough (with more, the frames
  * already keep both copy engines busy, and slices only add calls). Wrapped
@@ -388,6 +327,69 @@ count_slices (GstHipBoxBlur * self, guint requested, gint ry,
   n = (guint) (sqrt ((gdouble) layout->size / SLICE_BYTES_UNIT) + 0.5);
   n = MIN (n, (guint) (layout->height / MAX (2 * ry, SLICE_MIN_ROWS)));
   return CLAMP (n, 1, GST_HIP_IN_FLIGHT_MAX_SLICES);
+}
+
+/* Whether frames of the negotiated size may cross the device in slices
+ * with the properties as they are: only then does each slot hold a second
+ * output frame for the slices to write in turn. The count at radius 0
+ * bounds the count at any radius. */
+static gboolean
+may_slice (GstHipBoxBlur * self)
+{
+  guint requested;
+
+  GST_OBJECT_LOCK (self);
+  requested = self->slices;
+  GST_OBJECT_UNLOCK (self);
+  return count_slices (self, requested, 0, HIPF_BORDER_ZERO) > 1;
+}
+
+static gboolean
+alloc_alternate (GstHipBoxBlur * self, Slot * slot)
+{
+  return gst_hip_device_alloc (&self->device, &slot->dst[1],
+      self->layout.size, "output frame for alternate slices");
+}
+
+static gboolean
+gst_hip_box_blur_set_info (GstVideoFilter * filter, GstCaps * incaps,
+    GstVideoInfo * in_info, GstCaps * outcaps, GstVideoInfo * out_info)
+{
+  GstHipBoxBlur *self = GST_HIP_BOX_BLUR (filter);
+  gsize scratch = 0;
+  gboolean slices;
+  guint p;
+
+  gst_hip_video_layout_init (&self->layout, in_info);
+  for (p = 0; p < self->layout.n_planes; p++) {
+    HipfBoxBlurPlane params;
+
+    /* Scratch depends on the plane's size only, not on the radii, and
+     * serves the plane's slices as well. */
+    plane_params (&self->layout.planes[p], 0, 0, HIPF_BORDER_ZERO, &params);
+    scratch = MAX (scratch,
+        hipf_box_blur_scratch_size (&self->device.limits, &params));
+  }
+
+  self->scratch_size = scratch;
+  /* Every slot's device memory up front, so a frame too large for the
+   * device fails negotiation rather than a later frame. */
+  if (!gst_hip_device_bind (&self->device))
+    return FALSE;
+  slices = may_slice (self);
+  for (p = 0; p < self->in_flight.n_slots; p++) {
+    Slot *slot = &self->slots[p];
+
+    if (!gst_hip_device_alloc (&self->device, &slot->src, self->layout.size,
+            "input frame")
+        || !gst_hip_device_alloc (&self->device, &slot->dst[0],
+            self->layout.size, "output frame")
+        || (slices && !alloc_alternate (self, slot))
+        || !gst_hip_device_alloc (&self->device, &slot->scratch, scratch,
+            "blur prefix sums"))
+      return FALSE;
+  }
+  return TRUE;
 }
 
 /* Slot @index's frame through the device, in the three parts a slice
@@ -448,7 +450,8 @@ slice_frame (GstBaseTransform * trans, guint index, GstHipSlices * s)
   }
   GST_LOG_OBJECT (self, "%u slices of %d rows", s->n, step);
   /* Allocated at negotiation where slices were to be expected; here where
-   * a property changed since (a no-op once allocated). */
+   * a property changed since (a no-op once allocated), once a slot: it
+   * stays until the element stops. */
   return s->n == 1 || (gst_hip_device_bind (&self->device)
       && alloc_alternate (self, slot));
 }

@@ -6,6 +6,7 @@
  * reference, on fresh random frames.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
@@ -1296,8 +1297,13 @@ GST_START_TEST (test_slices)
 
     for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
       const Size *sz = &sizes[s];
-      GstHarness *h = harness_for (fmt, sz->width, sz->height);
+      GstHarness *h;
 
+      /* Frames this small take one slice of their own accord: the second
+       * output frame waits for the first frame asked to take more. */
+      logged_alternates = 0;
+      h = harness_for (fmt, sz->width, sz->height);
+      fail_unless_equals_int (logged_alternates, 0);
       for (c = 0; c < G_N_ELEMENTS (counts); c++) {
         guint expected = taken[s][c][sub];
 
@@ -1313,6 +1319,7 @@ GST_START_TEST (test_slices)
                 counts[c], logged_slices);
           }
         }
+        fail_unless_equals_int (logged_alternates, 1);
       }
       gst_harness_teardown (h);
     }
@@ -1354,6 +1361,59 @@ GST_START_TEST (test_slices_in_flight)
 
 GST_END_TEST;
 
+/* The second output frame allocated while playing, for the first frame
+ * asked to take slices, fails: that frame is lost with an element error
+ * naming it, the frame before it still leaves, exact, and the element
+ * stops cleanly. Two slots negotiated for whole frames make six device
+ * allocations (input, output and scratch each), so the seventh is the
+ * second output frame of the second slot. */
+GST_START_TEST (test_alternate_alloc_fails)
+{
+  GstHarness *h;
+  GstBus *bus = gst_bus_new ();
+  GstElement *blur;
+  GstBuffer *expected, *in;
+  GstVideoInfo info;
+  GstMessage *msg;
+  GError *err = NULL;
+  gchar *debug = NULL;
+
+  g_setenv ("GST_HIP_FAIL", "alloc:7", TRUE);
+  h = gst_harness_new_parse ("hipboxblur frames-in-flight=2 radius=5 "
+      "border-mode=clamp");
+  gst_element_set_bus (h->element, bus);
+  set_numbered_caps (h);
+  g_unsetenv ("GST_HIP_FAIL");
+
+  push_numbered (h, 0, &expected);
+  blur = gst_harness_find_element (h, "hipboxblur");
+  g_object_set (blur, "slices", 3, NULL);
+  gst_object_unref (blur);
+  in = hipf_test_frame_new (numbered_format, numbered_width, numbered_height,
+      0, &info);
+  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_ERROR);
+
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no error posted");
+  gst_message_parse_error (msg, &err, &debug);
+  fail_unless (g_error_matches (err, GST_RESOURCE_ERROR,
+          GST_RESOURCE_ERROR_NO_SPACE_LEFT), "%s", err->message);
+  fail_unless (strstr (err->message, "alternate slices") != NULL, "%s",
+      err->message);
+  fail_unless (debug && strstr (debug, "GST_HIP_FAIL") != NULL, "%s", debug);
+  g_clear_error (&err);
+  g_free (debug);
+  gst_message_unref (msg);
+
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 1);
+  pull_numbered (h, 0, expected);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 static Suite *
 boxblur_gpu_suite (void)
 {
@@ -1382,6 +1442,7 @@ boxblur_gpu_suite (void)
   tcase_add_test (tc, test_scratch_bounds);
   tcase_add_test (tc, test_slices);
   tcase_add_test (tc, test_slices_in_flight);
+  tcase_add_test (tc, test_alternate_alloc_fails);
   return s;
 }
 
