@@ -23,7 +23,7 @@ sanitize() {
     [ -x "$test" ] || continue
     # racecheck is the slowest tool: it gets the cases with few frames, and
     # VGA, where bands take more than one step.
-    local checks=test_small_frames,test_padded_output,test_wide_rows,test_strips,test_short_starts,test_slices_in_flight,test_counts_small,test_api_regions
+    local checks=test_small_frames,test_padded_output,test_wide_rows,test_strips,test_short_starts,test_slices_in_flight,test_alternate_alloc_fails,test_counts_small,test_api_regions
     [ "$tool" = racecheck ] && checks=test_padded_output,test_frames_in_flight,test_slices_in_flight,test_vga,test_exposure_settings,test_large_and_padded
     GST_CHECKS=${SANITIZE_CHECKS:-$checks} \
       timeout "${SANITIZE_TIMEOUT:-240}" compute-sanitizer --tool "$tool" \
