@@ -1234,14 +1234,26 @@ GST_END_TEST;
 
 /* The scratch sized for a plane holds what every plane of its width and
  * channels that is no taller needs: hipboxblur blurs the slices of a frame
- * with the frame's scratch. On this device and on one told of 8
- * multiprocessors, whose bands are taller than the prefixes' spacing. */
+ * with the frame's scratch. Checked against what the kernels write into a
+ * scratch of that size followed by a guard (which the bound before
+ * 081b29c failed, 97x1081 at radius 20,2), then against the plan for
+ * every height; on this device and on one told of 8 multiprocessors,
+ * whose bands are taller than the prefixes' spacing. */
 GST_START_TEST (test_scratch_bounds)
 {
-  static const gint widths[] = { 97, 1920, 3840 };
+  static const gint widths[] = { 97, 960, 1920, 3840 };
   static const gint mps[] = { 0, 8 };
+  /* Heights of planes whose kernels write their scratch, and radii that
+   * take band prefixes at some of them (NV12 1920x1080 in three slices,
+   * radius 20 across and 2 down, had written past it). */
+  static const gint heights[] = { 1, 2, 5, 17, 100, 131, 181, 263, 400, 700,
+    1081, 1500
+  };
+  static const gint radii[][2] = { {20, 2}, {50, 50}, {1, 30}, {200, 200} };
+  /* Bytes past the bound that the kernels must leave as they were. */
+  const gsize guard = 65536;
   HipfDeviceLimits limits;
-  guint d, c, w;
+  guint d, c, w, k, r;
   gint h;
 
   for (d = 0; d < G_N_ELEMENTS (mps); d++) {
@@ -1254,7 +1266,47 @@ GST_START_TEST (test_scratch_bounds)
           HIPF_BORDER_ZERO
         };
         const gsize bound = hipf_box_blur_scratch_size (&limits, &plane);
+        const gsize pitch = GST_ROUND_UP_16 (widths[w] * c);
+        const gsize size = pitch * heights[G_N_ELEMENTS (heights) - 1];
+        guint8 *tail = g_malloc (guard);
+        void *src = NULL, *dst = NULL, *scratch = NULL;
 
+        /* What the kernels write, not what the plan says: shorter planes
+         * blurred with a scratch of the bound leave the bytes past it. */
+        fail_unless (hipMalloc (&src, size) == hipSuccess);
+        fail_unless (hipMalloc (&dst, size) == hipSuccess);
+        fail_unless (hipMalloc (&scratch, bound + guard) == hipSuccess);
+        fail_unless (hipMemsetAsync (src, 0x7f, size, NULL) == hipSuccess);
+        for (k = 0; k < G_N_ELEMENTS (heights); k++) {
+          for (r = 0; r < G_N_ELEMENTS (radii); r++) {
+            hipError_t err;
+            gsize i;
+
+            plane.height = heights[k];
+            plane.radius_x = radii[r][0];
+            plane.radius_y = radii[r][1];
+            fail_unless (hipMemsetAsync (scratch, 0xa5, bound + guard,
+                    NULL) == hipSuccess);
+            err = hipf_box_blur (&limits, &plane, src, pitch, dst, pitch,
+                scratch, NULL);
+            fail_unless (err == hipSuccess, "%s", hipGetErrorString (err));
+            download (tail, (guint8 *) scratch + bound, guard, NULL);
+            for (i = 0; i < guard && tail[i] == 0xa5; i++);
+            fail_unless (i == guard, "%u channels, %d wide, %d rows, radius "
+                "%d,%d, %d multiprocessors (%s kernels): byte %"
+                G_GSIZE_FORMAT " past the %" G_GSIZE_FORMAT "-byte scratch "
+                "written", c, widths[w], heights[k], radii[r][0],
+                radii[r][1], limits.multiprocessors,
+                hipf_box_blur_path (&limits, &plane), i, bound);
+          }
+        }
+        hipFree (src);
+        hipFree (dst);
+        hipFree (scratch);
+        g_free (tail);
+        plane.radius_x = plane.radius_y = 0;
+
+        /* And what the plan says, for every height. */
         for (h = 1; h <= 2160; h++) {
           plane.height = h;
           fail_unless (hipf_box_blur_scratch_size (&limits, &plane) <= bound,
