@@ -423,6 +423,17 @@ init_count_array (GValue * array, const guint32 * counts, guint n)
  * statistics. The message and the meta each get a report built for them:
  * a copy goes through GValue's generic paths for every value, and costs
  * more than building one. */
+/* @ts in the segment's running or stream time; NONE where the segment does
+ * not count time (an appsrc left in bytes, say), which has neither. */
+static GstClockTime
+segment_time (const GstSegment * segment, GstClockTime ts, gboolean running)
+{
+  if (segment->format != GST_FORMAT_TIME)
+    return GST_CLOCK_TIME_NONE;
+  return running ? gst_segment_to_running_time (segment, GST_FORMAT_TIME, ts)
+      : gst_segment_to_stream_time (segment, GST_FORMAT_TIME, ts);
+}
+
 static void
 fill_report (GstHipHistogram * self, const guint32 * counts,
     const Settings * s, GstBuffer * buf, GstStructure * st)
@@ -484,10 +495,8 @@ fill_report (GstHipHistogram * self, const guint32 * counts,
 
   gst_structure_set (st,
       "timestamp", G_TYPE_UINT64, ts,
-      "stream-time", G_TYPE_UINT64,
-      gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME, ts),
-      "running-time", G_TYPE_UINT64,
-      gst_segment_to_running_time (&trans->segment, GST_FORMAT_TIME, ts),
+      "stream-time", G_TYPE_UINT64, segment_time (&trans->segment, ts, FALSE),
+      "running-time", G_TYPE_UINT64, segment_time (&trans->segment, ts, TRUE),
       "duration", G_TYPE_UINT64, GST_BUFFER_DURATION (buf), NULL);
   gst_structure_take_value (st, "channels", &channels);
   gst_structure_take_value (st, "histograms", &histograms);
@@ -505,15 +514,21 @@ fill_report (GstHipHistogram * self, const guint32 * counts,
       log2 (s->target_mean / MAX (mean, 1.0)), NULL);
 }
 
+/* Whether a frame at @running_time posts its message. A frame with no
+ * running time cannot be placed in an interval, so it posts none while one
+ * is set. Running time that goes back (a new segment) starts anew. */
 static gboolean
 interval_elapsed (GstHipHistogram * self, const Settings * s,
     GstClockTime running_time)
 {
-  if (s->interval == 0 || !GST_CLOCK_TIME_IS_VALID (running_time))
+  if (s->interval == 0)
     return TRUE;
+  if (!GST_CLOCK_TIME_IS_VALID (running_time))
+    return FALSE;
+  /* A difference, not a sum: an interval near G_MAXUINT64 must not wrap. */
   if (GST_CLOCK_TIME_IS_VALID (self->last_post)
-      && running_time < self->last_post + s->interval
-      && running_time >= self->last_post)
+      && running_time >= self->last_post
+      && running_time - self->last_post < s->interval)
     return FALSE;
   self->last_post = running_time;
   return TRUE;
@@ -594,8 +609,7 @@ finish_frame (GstBaseTransform * trans, guint index, GstBuffer * buf)
   }
   /* A message only where one is due. */
   if (s->post_messages && interval_elapsed (self, s,
-          gst_segment_to_running_time (&trans->segment, GST_FORMAT_TIME,
-              GST_BUFFER_PTS (buf)))) {
+          segment_time (&trans->segment, GST_BUFFER_PTS (buf), TRUE))) {
     GstStructure *report = gst_structure_new_empty ("hiphistogram");
 
     fill_report (self, counts, s, buf, report);
@@ -723,7 +737,8 @@ gst_hip_histogram_class_init (GstHipHistogramClass * klass)
   g_object_class_install_property (gobject_class, PROP_INTERVAL,
       g_param_spec_uint64 ("interval", "Interval",
           "Least running time between two messages in nanoseconds; each "
-          "carries the latest frame's histograms. 0 posts one per frame",
+          "carries the latest frame's histograms, and frames without a running "
+          "time post none. 0 posts one per frame",
           0, G_MAXUINT64, DEFAULT_INTERVAL, live));
   g_object_class_install_property (gobject_class, PROP_ATTACH_META,
       g_param_spec_boolean ("attach-meta", "Attach meta",

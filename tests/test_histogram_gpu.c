@@ -409,6 +409,73 @@ GST_START_TEST (test_message_timing_and_switches)
 
 GST_END_TEST;
 
+/* Pops the element message the frame at @pts posted, or NULL, after
+ * checking its running time. */
+static GstMessage *
+push_timed (GstHarness * h, GstBus * bus, GstClockTime pts,
+    GstClockTime running_time)
+{
+  GstBuffer *out = gst_harness_push_and_pull (h, timed_frame (pts));
+  GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
+  guint64 rt = 0, st = 0;
+
+  fail_unless (gst_buffer_get_custom_meta (out, "GstHipHistogramMeta"));
+  gst_buffer_unref (out);
+  if (msg) {
+    fail_unless (gst_structure_get (gst_message_get_structure (msg),
+            "running-time", G_TYPE_UINT64, &rt, "stream-time", G_TYPE_UINT64,
+            &st, NULL));
+    fail_unless_equals_uint64 (rt, running_time);
+    if (!GST_CLOCK_TIME_IS_VALID (running_time))
+      fail_unless_equals_uint64 (st, GST_CLOCK_TIME_NONE);
+  }
+  return msg;
+}
+
+/* A segment that is not in time has no running or stream time (and no
+ * criticals: the check library fails on any); with an interval set such
+ * frames post nothing, nor do frames without a timestamp; an interval
+ * near G_MAXUINT64 posts once, not every frame. */
+GST_START_TEST (test_untimed_and_long_intervals)
+{
+  GstBus *bus;
+  GstHarness *h = harness_for ("hiphistogram", GST_VIDEO_FORMAT_GRAY8, 16, 8,
+      &bus);
+  GstSegment segment;
+  GstMessage *msg;
+  guint i;
+
+  gst_segment_init (&segment, GST_FORMAT_BYTES);
+  fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
+  msg = push_timed (h, bus, 40 * GST_MSECOND, GST_CLOCK_TIME_NONE);
+  fail_unless (msg != NULL, "interval 0 posts every frame");
+  gst_message_unref (msg);
+  g_object_set (h->element, "interval", 35 * GST_MSECOND, NULL);
+  for (i = 0; i < 3; i++)
+    fail_unless (push_timed (h, bus, i * GST_SECOND, 0) == NULL,
+        "untimed frame %u posted under an interval", i);
+
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
+  fail_unless (push_timed (h, bus, GST_CLOCK_TIME_NONE, 0) == NULL,
+      "a frame without PTS posted under an interval");
+  g_object_set (h->element, "interval", G_MAXUINT64, NULL);
+  for (i = 1; i <= 4; i++) {
+    msg = push_timed (h, bus, i * GST_SECOND, i * GST_SECOND);
+    fail_unless ((msg != NULL) == (i == 1), "frame at %u s: message %s", i,
+        msg ? "posted" : "missing");
+    if (msg)
+      gst_message_unref (msg);
+  }
+  g_object_set (h->element, "interval", (guint64) 0, NULL);
+  msg = push_timed (h, bus, 5 * GST_SECOND, 5 * GST_SECOND);
+  fail_unless (msg != NULL);
+  gst_message_unref (msg);
+  teardown (h, bus);
+}
+
+GST_END_TEST;
+
 /* Thresholds and target reach the statistics. */
 GST_START_TEST (test_exposure_settings)
 {
@@ -779,6 +846,7 @@ histogram_gpu_suite (void)
   tcase_add_test (tc, test_constant_frames);
   tcase_add_test (tc, test_large_and_padded);
   tcase_add_test (tc, test_message_timing_and_switches);
+  tcase_add_test (tc, test_untimed_and_long_intervals);
   tcase_add_test (tc, test_exposure_settings);
   tcase_add_test (tc, test_frames_in_flight);
   tcase_add_test (tc, test_frames_in_flight_passthrough);
