@@ -5,10 +5,13 @@
  * A GstAllocator of pinned host memory (hipHostMalloc), and video buffer
  * pools of it. The elements offer such a pool upstream and take their
  * output buffers from one, so that every frame crosses the link by DMA.
+ * Where pinned memory runs out it hands out pageable memory instead.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
+
+#include <stdlib.h>
 
 #include "gsthipallocator.h"
 #include "hipf-runtime.h"
@@ -30,20 +33,23 @@ typedef struct
 {
   GstMemory mem;
   gpointer data;
+  gboolean pinned;              /* FALSE: the pageable fallback */
 } GstHipHostMemory;
 
 GType gst_hip_host_allocator_get_type (void);
 G_DEFINE_TYPE (GstHipHostAllocator, gst_hip_host_allocator, GST_TYPE_ALLOCATOR);
 
 static GstMemory *
-host_memory_new (GstAllocator * allocator, GstMemory * parent, gpointer data,
-    gsize maxsize, gsize align, gsize offset, gsize size)
+host_memory_new (GstMemoryFlags flags, GstAllocator * allocator,
+    GstMemory * parent, gpointer data, gboolean pinned, gsize maxsize,
+    gsize align, gsize offset, gsize size)
 {
   GstHipHostMemory *mem = g_new0 (GstHipHostMemory, 1);
 
-  gst_memory_init (GST_MEMORY_CAST (mem), 0, allocator, parent, maxsize,
+  gst_memory_init (GST_MEMORY_CAST (mem), flags, allocator, parent, maxsize,
       align, offset, size);
   mem->data = data;
+  mem->pinned = pinned;
   return GST_MEMORY_CAST (mem);
 }
 
@@ -58,12 +64,21 @@ gst_hip_host_allocator_alloc (GstAllocator * allocator, gsize size,
 
   /* hipHostMalloc returns page-aligned memory, more than any align asks. */
   err = hipHostMalloc (&data, maxsize, hipHostMallocPortable);
-  if (err != hipSuccess) {
-    GST_WARNING ("hipHostMalloc of %" G_GSIZE_FORMAT " bytes failed: %s",
-        maxsize, hipGetErrorString (err));
+  if (err == hipSuccess)
+    return host_memory_new (0, allocator, NULL, data, TRUE, maxsize, align,
+        params->prefix, size);
+
+  /* Pinned memory runs out long before memory does (and there is none
+   * without a driver): upstream's frames go on in pageable memory, which
+   * crosses the link more slowly, rather than its allocation failing. */
+  (void) hipGetLastError ();
+  GST_WARNING ("hipHostMalloc of %" G_GSIZE_FORMAT " bytes failed (%s): "
+      "pageable memory instead", maxsize, hipGetErrorString (err));
+  if (posix_memalign (&data, MAX (align + 1, sizeof (gpointer)), maxsize)) {
+    GST_ERROR ("no memory for %" G_GSIZE_FORMAT " bytes", maxsize);
     return NULL;
   }
-  return host_memory_new (allocator, NULL, data, maxsize, align,
+  return host_memory_new (0, allocator, NULL, data, FALSE, maxsize, align,
       params->prefix, size);
 }
 
@@ -72,8 +87,10 @@ gst_hip_host_allocator_free (GstAllocator * allocator, GstMemory * memory)
 {
   GstHipHostMemory *mem = (GstHipHostMemory *) memory;
 
-  if (!memory->parent)
+  if (!memory->parent && mem->pinned)
     hipHostFree (mem->data);
+  else if (!memory->parent)
+    free (mem->data);
   g_free (mem);
 }
 
@@ -96,8 +113,11 @@ host_memory_share (GstMemory * memory, gssize offset, gssize size)
 
   if (size == -1)
     size = memory->size - offset;
-  return host_memory_new (memory->allocator, parent, mem->data,
-      memory->maxsize, memory->align, memory->offset + offset, size);
+  /* A share must not write what its parent's other holders read. */
+  return host_memory_new (GST_MINI_OBJECT_FLAGS (parent) |
+      GST_MINI_OBJECT_FLAG_LOCK_READONLY, memory->allocator, parent,
+      mem->data, mem->pinned, memory->maxsize, memory->align,
+      memory->offset + offset, size);
 }
 
 static void

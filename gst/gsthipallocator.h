@@ -10,7 +10,9 @@
 G_BEGIN_DECLS
 
 /* Page-locked (pinned) host memory: copies between it and a device run
- * asynchronously at the full speed of the link. */
+ * asynchronously at the full speed of the link. Registered under this name
+ * as the plugin loads; where pinned memory runs out, the same allocator
+ * hands out pageable memory. */
 #define GST_HIP_HOST_MEMORY_TYPE "HipHostMemory"
 
 GstAllocator *gst_hip_host_allocator_get (void);

@@ -6,6 +6,7 @@
 #include "config.h"
 #endif
 
+#include "gsthipallocator.h"
 #include "gsthipboxblur.h"
 #include "gsthiphistogram.h"
 
@@ -14,6 +15,9 @@ plugin_init (GstPlugin * plugin)
 {
   gboolean ret = FALSE;
 
+  /* Registered as the plugin loads, so that applications filling frames
+   * for these elements (appsrc) find it by GST_HIP_HOST_MEMORY_TYPE. */
+  gst_object_unref (gst_hip_host_allocator_get ());
   ret |= GST_ELEMENT_REGISTER (hipboxblur, plugin);
   ret |= GST_ELEMENT_REGISTER (hiphistogram, plugin);
   return ret;

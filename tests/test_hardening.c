@@ -5,8 +5,9 @@
  * Hardening checks that need no GPU, for both elements: bad property values
  * and enum nicks are refused and leave the old value, unsupported caps are
  * refused by accept-caps and when linking, the start error for a missing
- * device can be provoked again and again without harm, and elements and
- * pipelines survive many state cycles. The CI runs these under valgrind.
+ * device can be provoked again and again without harm, elements and
+ * pipelines survive many state cycles, and the plugin's host memory
+ * behaves as GstMemory should. The CI runs these under valgrind.
  */
 #include <string.h>
 
@@ -646,6 +647,61 @@ GST_START_TEST (test_create_destroy)
 
 GST_END_TEST;
 
+/* The plugin's host memory, found by its type once the plugin is loaded:
+ * pinned with a GPU, pageable without one (or once pinned memory runs
+ * out), it maps, holds what is written and honours the alignment asked
+ * for; a share reads its parent's bytes and refuses to be written, since
+ * other holders of the parent read them. */
+GST_START_TEST (test_host_allocator)
+{
+  GstElement *e = gst_element_factory_make ("hipboxblur", NULL);
+  GstAllocator *allocator = gst_allocator_find ("HipHostMemory");
+  GstAllocationParams params;
+  GstMemory *mem, *aligned, *share;
+  GstMapInfo map;
+
+  fail_unless (allocator != NULL, "HipHostMemory not registered");
+  gst_allocation_params_init (&params);
+  params.align = 255;
+  aligned = gst_allocator_alloc (allocator, 1000, &params);
+  fail_unless (aligned != NULL);
+  fail_unless (gst_memory_map (aligned, &map, GST_MAP_READWRITE));
+  fail_unless (((guintptr) map.data & 255) == 0, "%p not aligned", map.data);
+  gst_memory_unmap (aligned, &map);
+
+  params.align = 0;
+  params.prefix = 16;
+  params.padding = 8;
+  mem = gst_allocator_alloc (allocator, 100000, &params);
+  fail_unless (mem != NULL);
+  fail_unless_equals_string (mem->allocator->mem_type, "HipHostMemory");
+  fail_unless (gst_memory_map (mem, &map, GST_MAP_WRITE));
+  fail_unless_equals_uint64 (map.size, 100000);
+  memset (map.data, 0x5a, map.size);
+  map.data[10] = 0xa5;
+  gst_memory_unmap (mem, &map);
+
+  share = gst_memory_share (mem, 10, 50);
+  fail_unless (gst_memory_map (share, &map, GST_MAP_READ));
+  fail_unless_equals_uint64 (map.size, 50);
+  fail_unless_equals_int (map.data[0], 0xa5);
+  fail_unless_equals_int (map.data[49], 0x5a);
+  gst_memory_unmap (share, &map);
+  fail_if (gst_memory_map (share, &map, GST_MAP_WRITE),
+      "a share of host memory maps writable");
+  fail_unless (gst_memory_map (mem, &map, GST_MAP_READ));
+  fail_unless_equals_int (map.data[10], 0xa5);
+  gst_memory_unmap (mem, &map);
+
+  gst_memory_unref (share);
+  gst_memory_unref (mem);
+  gst_memory_unref (aligned);
+  gst_object_unref (allocator);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
 static Suite *
 hardening_suite (void)
 {
@@ -669,6 +725,7 @@ hardening_suite (void)
   tcase_add_test (tc, test_histogram_state_cycles);
   tcase_add_test (tc, test_pipeline_state_cycles);
   tcase_add_test (tc, test_create_destroy);
+  tcase_add_test (tc, test_host_allocator);
   return s;
 }
 
