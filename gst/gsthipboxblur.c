@@ -263,17 +263,18 @@ gst_hip_box_blur_start (GstBaseTransform * trans)
 {
   GstHipBoxBlur *self = GST_HIP_BOX_BLUR (trans);
   gint device_id;
+  gboolean ok;
 
   GST_OBJECT_LOCK (self);
   device_id = self->device_id;
   GST_OBJECT_UNLOCK (self);
   if (!gst_hip_device_open (&self->device, GST_ELEMENT (self), device_id))
     return FALSE;
-  if (!gst_hip_in_flight_start (&self->in_flight, &self->device)) {
+  ok = gst_hip_in_flight_start (&self->in_flight, &self->device);
+  if (!ok)
     gst_hip_device_close (&self->device);
-    return FALSE;
-  }
-  return TRUE;
+  gst_hip_device_release (&self->device);
+  return ok;
 }
 
 static gboolean
@@ -730,7 +731,9 @@ gst_hip_box_blur_class_init (GstHipBoxBlurClass * klass)
           flags | GST_PARAM_MUTABLE_PLAYING));
   g_object_class_install_property (gobject_class, PROP_DEVICE_ID,
       g_param_spec_int ("device-id", "Device ID",
-          "HIP device to run on; -1 uses the default device", -1, G_MAXINT16,
+          "HIP device to run on; -1 uses the device current on the thread "
+          "that starts the element (0 unless the application chose one)",
+          -1, G_MAXINT16,
           GST_HIP_DEVICE_ID_DEFAULT, flags | GST_PARAM_MUTABLE_READY));
   gst_hip_in_flight_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT);
   g_object_class_install_property (gobject_class, PROP_SLICES,

@@ -192,6 +192,15 @@ post_hip_error (GstHipDevice * dev, hipError_t err, const gchar * what)
     return post_error ((dev), _err, #call, _injected);              \
 } G_STMT_END
 
+static gboolean
+open_stream (GstHipDevice * dev)
+{
+  CHECK (dev, hipSetDevice (dev->device_id));
+  CHECK (dev, hipf_device_limits_query (dev->device_id, &dev->limits));
+  CHECK (dev, hipStreamCreateWithFlags (&dev->stream, hipStreamNonBlocking));
+  return TRUE;
+}
+
 gboolean
 gst_hip_device_open (GstHipDevice * dev, GstElement * element, gint device_id)
 {
@@ -213,33 +222,53 @@ gst_hip_device_open (GstHipDevice * dev, GstElement * element, gint device_id)
         ("hipGetDeviceCount: %s (%d)", hipGetErrorName (err), (gint) err));
     return FALSE;
   }
+  /* -1 is the device the application has current on this thread, which
+   * the elements hand back after using the thread (release). */
+  CHECK (dev, hipGetDevice (&dev->caller_device));
   if (device_id < 0) {
-    CHECK (dev, hipGetDevice (&dev->device_id));
+    dev->device_id = dev->caller_device;
   } else if (device_id >= count) {
     GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
         ("HIP device %d does not exist (%d device(s) found): %s", device_id,
             count, hipGetErrorString (hipErrorInvalidDevice)), (NULL));
     return FALSE;
   }
-  CHECK (dev, hipSetDevice (dev->device_id));
-  CHECK (dev, hipf_device_limits_query (dev->device_id, &dev->limits));
-  CHECK (dev, hipStreamCreateWithFlags (&dev->stream, hipStreamNonBlocking));
+  if (!open_stream (dev)) {
+    gst_hip_device_release (dev);
+    return FALSE;
+  }
   dev->opened = TRUE;
   GST_INFO_OBJECT (element, "using HIP device %d: %d multiprocessors",
       dev->device_id, dev->limits.multiprocessors);
   return TRUE;
 }
 
+/* Makes @dev current on this thread and returns the device that was, for
+ * calls made from threads that are not the element's own. */
+static gint
+enter (GstHipDevice * dev)
+{
+  gint prev = dev->device_id;
+
+  if (hipGetDevice (&prev) != hipSuccess)
+    prev = dev->device_id;
+  hipSetDevice (dev->device_id);
+  return prev;
+}
+
 void
 gst_hip_device_close (GstHipDevice * dev)
 {
+  gint prev;
+
   if (!dev->opened)
     return;
-  hipSetDevice (dev->device_id);
+  prev = enter (dev);
   hipStreamSynchronize (dev->stream);
   hipStreamDestroy (dev->stream);
   dev->stream = NULL;
   dev->opened = FALSE;
+  hipSetDevice (prev);
 }
 
 /* The current device is per host thread: streaming threads bind first. */
@@ -248,6 +277,15 @@ gst_hip_device_bind (GstHipDevice * dev)
 {
   CHECK (dev, hipSetDevice (dev->device_id));
   return TRUE;
+}
+
+/* Gives the thread that opened @dev back the device it had current, so
+ * that an element on another device, or the application's own HIP calls,
+ * find it unchanged. */
+void
+gst_hip_device_release (GstHipDevice * dev)
+{
+  hipSetDevice (dev->caller_device);
 }
 
 static gboolean
@@ -333,8 +371,10 @@ void
 gst_hip_device_free (GstHipDevice * dev, GstHipMemory * mem)
 {
   if (mem->ptr) {
-    hipSetDevice (dev->device_id);
+    gint prev = enter (dev);
+
     hipFree (mem->ptr);
+    hipSetDevice (prev);
   }
   mem->ptr = NULL;
   mem->size = 0;

@@ -42,6 +42,7 @@ typedef struct _GstHipDevice
 {
   GstElement *element;          /* not owned: errors are posted on it */
   gint device_id;
+  gint caller_device;           /* current on the thread that opened it */
   hipStream_t stream;
   HipfDeviceLimits limits;
   gboolean opened;
@@ -59,6 +60,7 @@ gboolean gst_hip_device_open (GstHipDevice * dev, GstElement * element,
     gint device_id);
 void gst_hip_device_close (GstHipDevice * dev);
 gboolean gst_hip_device_bind (GstHipDevice * dev);
+void gst_hip_device_release (GstHipDevice * dev);
 gboolean gst_hip_device_alloc (GstHipDevice * dev, GstHipMemory * mem,
     gsize size, const gchar * what);
 void gst_hip_device_free (GstHipDevice * dev, GstHipMemory * mem);

@@ -246,6 +246,7 @@ gst_hip_histogram_start (GstBaseTransform * trans)
 {
   GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
   gint device_id;
+  gboolean ok;
 
   GST_OBJECT_LOCK (self);
   device_id = self->device_id;
@@ -254,11 +255,11 @@ gst_hip_histogram_start (GstBaseTransform * trans)
   self->negotiated = FALSE;
   if (!gst_hip_device_open (&self->device, GST_ELEMENT (self), device_id))
     return FALSE;
-  if (!gst_hip_in_flight_start (&self->in_flight, &self->device)) {
+  ok = gst_hip_in_flight_start (&self->in_flight, &self->device);
+  if (!ok)
     gst_hip_device_close (&self->device);
-    return FALSE;
-  }
-  return TRUE;
+  gst_hip_device_release (&self->device);
+  return ok;
 }
 
 static gboolean
@@ -758,7 +759,9 @@ gst_hip_histogram_class_init (GstHipHistogramClass * klass)
           MAX_SAMPLE, DEFAULT_TARGET_MEAN, live));
   g_object_class_install_property (gobject_class, PROP_DEVICE_ID,
       g_param_spec_int ("device-id", "Device ID",
-          "HIP device to run on; -1 uses the default device", -1, G_MAXINT16,
+          "HIP device to run on; -1 uses the device current on the thread "
+          "that starts the element (0 unless the application chose one)",
+          -1, G_MAXINT16,
           GST_HIP_DEVICE_ID_DEFAULT, flags | GST_PARAM_MUTABLE_READY));
   gst_hip_in_flight_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT);
 
