@@ -555,6 +555,10 @@ gst_hip_box_blur_submit_input_buffer (GstBaseTransform * trans,
   GstBuffer *outbuf;
   GstFlowReturn ret;
 
+  ret = gst_hip_in_flight_accept (&self->in_flight,
+      GST_BASE_TRANSFORM_CLASS (parent_class), is_discont, input, &input);
+  if (input == NULL)
+    return ret;
   /* Passthrough is decided once, by prepare_output_buffer handing back the
    * input itself: the radius may change from another thread meanwhile.
    * Passed-through buffers must not overtake frames in flight: they wait in
@@ -588,9 +592,12 @@ static gboolean
 gst_hip_box_blur_query (GstBaseTransform * trans, GstPadDirection direction,
     GstQuery * query)
 {
-  gboolean ret = GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans,
-      direction, query);
+  gboolean ret;
 
+  gst_hip_in_flight_sink_query (&GST_HIP_BOX_BLUR (trans)->in_flight,
+      direction, query);
+  ret = GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
+      query);
   if (ret)
     gst_hip_in_flight_query (&GST_HIP_BOX_BLUR (trans)->in_flight, direction,
         query, &GST_VIDEO_FILTER (trans)->in_info);

@@ -325,8 +325,11 @@ gst_hip_histogram_query (GstBaseTransform * trans, GstPadDirection direction,
     GstQuery * query)
 {
   GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
-  gboolean ret = GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans,
-      direction, query);
+  gboolean ret;
+
+  gst_hip_in_flight_sink_query (&self->in_flight, direction, query);
+  ret = GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
+      query);
 
   if (ret)
     gst_hip_in_flight_query (&self->in_flight, direction, query, &self->info);
@@ -658,14 +661,10 @@ gst_hip_histogram_submit_input_buffer (GstBaseTransform * trans,
   GstBuffer *buf;
   GstFlowReturn ret;
 
-  /* Reconfiguration, negotiation and QoS as usual; the input waits in
-   * queued_buf. */
-  ret = GST_BASE_TRANSFORM_CLASS (parent_class)->submit_input_buffer (trans,
-      is_discont, input);
-  if (ret != GST_FLOW_OK || trans->queued_buf == NULL)
+  ret = gst_hip_in_flight_accept (&self->in_flight,
+      GST_BASE_TRANSFORM_CLASS (parent_class), is_discont, input, &input);
+  if (input == NULL)
     return ret;
-  input = trans->queued_buf;
-  trans->queued_buf = NULL;
 
   /* The buffer that leaves: the input, made writable for the meta unless
    * in passthrough (a new buffer sharing its memory, if it is not). */

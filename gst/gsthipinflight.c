@@ -16,13 +16,14 @@
  *
  * A frame leaves once N - 1 newer frames have entered, in order; serialized
  * events (EOS, segment, caps, ...) first push every frame in flight (those
- * after a push that fails are dropped), a flush drops them, and the latency
- * query adds N - 1 frames.
+ * after a push that fails are dropped), so does a DRAIN query, a flush
+ * drops them, and the latency query adds N - 1 frames.
  *
- * The element overrides submit_input_buffer: it maps each frame into the
- * slot gst_hip_in_flight_next() names, in its own per-slot state, and calls
- * gst_hip_in_flight_submit(), or hands a buffer it passes through to
- * gst_hip_in_flight_pass(). Its generate_output, sink_event and query call
+ * The element overrides submit_input_buffer: it lets GstBaseTransform's
+ * renegotiate and drop late frames (QoS) through gst_hip_in_flight_accept(),
+ * then maps each frame into the slot gst_hip_in_flight_next() names, in its
+ * own per-slot state, and calls gst_hip_in_flight_submit(), or hands a
+ * buffer it passes through to gst_hip_in_flight_pass(). Its generate_output, sink_event and query call
  * the functions here, and its callbacks enqueue a frame's work and let go
  * of the frame.
  *
@@ -299,6 +300,39 @@ enqueue (GstHipInFlight * f, guint index)
 }
 
 GstFlowReturn
+gst_hip_in_flight_accept (GstHipInFlight * f,
+    GstBaseTransformClass * parent_class, gboolean is_discont,
+    GstBuffer * input, GstBuffer ** accepted)
+{
+  GstBaseTransform *trans = f->trans;
+  GstFlowReturn ret;
+
+  *accepted = NULL;
+  /* Without caps GstBaseTransform would make up an output buffer from
+   * none; refuse as its own generate_output does, and upstream posts. */
+  if (!gst_pad_has_current_caps (trans->sinkpad)) {
+    GST_DEBUG_OBJECT (trans, "a buffer before any caps");
+    gst_buffer_unref (input);
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  /* Renegotiating sets the caps again, which may reallocate what the
+   * frames in flight use: they leave first. */
+  if (f->pending && gst_pad_needs_reconfigure (trans->srcpad)) {
+    ret = push_pending (f);
+    if (ret != GST_FLOW_OK) {
+      gst_buffer_unref (input);
+      return ret;
+    }
+  }
+  ret = parent_class->submit_input_buffer (trans, is_discont, input);
+  if (ret != GST_FLOW_OK || trans->queued_buf == NULL)
+    return ret;
+  *accepted = trans->queued_buf;
+  trans->queued_buf = NULL;
+  return GST_FLOW_OK;
+}
+
+GstFlowReturn
 gst_hip_in_flight_submit (GstHipInFlight * f, GstBuffer * outbuf)
 {
   guint index = gst_hip_in_flight_next (f);
@@ -370,6 +404,9 @@ gst_hip_in_flight_sink_event (GstHipInFlight * f, GstEvent * event)
 {
   if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
     discard (f);
+    /* A buffer passed through behind them, left by a push the flush
+     * failed, belongs before the flush too. */
+    gst_buffer_replace (&f->trans->queued_buf, NULL);
   } else if (GST_EVENT_IS_SERIALIZED (event) && f->pending) {
     GstFlowReturn ret = push_pending (f);
 
@@ -379,7 +416,24 @@ gst_hip_in_flight_sink_event (GstHipInFlight * f, GstEvent * event)
   }
 }
 
-/* Each frame waits for frames-in-flight - 1 newer ones. */
+/* Upstream that drains (a decoder about to free its buffers, say) gets
+ * every frame in flight back before the query goes on. */
+void
+gst_hip_in_flight_sink_query (GstHipInFlight * f, GstPadDirection direction,
+    GstQuery * query)
+{
+  GstFlowReturn ret;
+
+  if (direction != GST_PAD_SINK || GST_QUERY_TYPE (query) != GST_QUERY_DRAIN
+      || !f->pending)
+    return;
+  ret = push_pending (f);
+  if (ret != GST_FLOW_OK)
+    GST_DEBUG_OBJECT (f->trans, "draining: %s", gst_flow_get_name (ret));
+}
+
+/* Each frame waits for frames-in-flight - 1 newer ones: the slots there
+ * are while running, the property before. */
 void
 gst_hip_in_flight_query (GstHipInFlight * f, GstPadDirection direction,
     GstQuery * query, const GstVideoInfo * info)
@@ -391,7 +445,7 @@ gst_hip_in_flight_query (GstHipInFlight * f, GstPadDirection direction,
   if (direction != GST_PAD_SRC || GST_QUERY_TYPE (query) != GST_QUERY_LATENCY)
     return;
   GST_OBJECT_LOCK (f->trans);
-  frames = f->frames_in_flight;
+  frames = f->n_slots ? f->n_slots : f->frames_in_flight;
   GST_OBJECT_UNLOCK (f->trans);
   if (frames > 1 && info->fps_n > 0)
     extra = gst_util_uint64_scale_int (GST_SECOND * (frames - 1),

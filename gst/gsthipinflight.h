@@ -96,6 +96,13 @@ void gst_hip_in_flight_install_property (GObjectClass * klass, guint prop_id);
 gboolean gst_hip_in_flight_start (GstHipInFlight * f, GstHipDevice * dev);
 void gst_hip_in_flight_stop (GstHipInFlight * f);
 
+/* The element's submit_input_buffer begins here: @parent_class's (the
+ * renegotiation and QoS of GstBaseTransform) takes @input after the frames
+ * in flight have left where it will renegotiate; @accepted is the input it
+ * let through, or NULL (dropped as late, or an error returned). */
+GstFlowReturn gst_hip_in_flight_accept (GstHipInFlight * f,
+    GstBaseTransformClass * parent_class, gboolean is_discont,
+    GstBuffer * input, GstBuffer ** accepted);
 /* The element's prepare_output_buffer for @input, which is dropped when
  * that fails. */
 GstFlowReturn gst_hip_in_flight_prepare_output (GstHipInFlight * f,
@@ -122,6 +129,9 @@ GstFlowReturn gst_hip_in_flight_generate_output (GstHipInFlight * f,
     GstBuffer ** outbuf);
 /* Called by the element's sink_event before it chains up. */
 void gst_hip_in_flight_sink_event (GstHipInFlight * f, GstEvent * event);
+/* Called by the element's query before it chains up. */
+void gst_hip_in_flight_sink_query (GstHipInFlight * f,
+    GstPadDirection direction, GstQuery * query);
 /* Called on a query its parent class answered; @info gives the frame
  * rate. */
 void gst_hip_in_flight_query (GstHipInFlight * f, GstPadDirection direction,

@@ -590,6 +590,96 @@ GST_START_TEST (test_frames_in_flight)
 
 GST_END_TEST;
 
+/* A DRAIN query (a decoder about to free the buffers it handed out) gets
+ * every frame in flight out before it is answered. */
+GST_START_TEST (test_drain_query)
+{
+  GstHarness *h = in_flight_harness ();
+  GstBuffer *expected[3];
+  GstQuery *query;
+  guint i;
+
+  for (i = 0; i < 3; i++)
+    push_numbered (h, i, &expected[i]);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+  query = gst_query_new_drain ();
+  gst_pad_peer_query (h->srcpad, query);
+  gst_query_unref (query);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 3);
+  for (i = 0; i < 3; i++)
+    pull_numbered (h, i, expected[i]);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+static GstBuffer *
+frame_at (GstClockTime pts)
+{
+  GstVideoInfo info;
+  GstBuffer *buf = hipf_test_frame_new (GST_VIDEO_FORMAT_RGBA, 64, 48, 0,
+      &info);
+
+  GST_BUFFER_PTS (buf) = pts;
+  GST_BUFFER_DURATION (buf) = GST_SECOND / 30;
+  return buf;
+}
+
+/* Sends downstream's QoS verdict upstream: frames due before
+ * @timestamp + @diff are late. */
+static void
+send_qos (GstHarness * h, GstClockTime timestamp, GstClockTimeDiff diff)
+{
+  fail_unless (gst_harness_push_upstream_event (h,
+          gst_event_new_qos (GST_QOS_TYPE_UNDERFLOW, 2.0, diff, timestamp)));
+}
+
+/* QoS as GstVideoFilter promises it: a frame that downstream said would be
+ * late is dropped with a QoS message, the next one on time is blurred;
+ * with qos=false late frames are blurred as well. */
+GST_START_TEST (test_qos)
+{
+  GstHarness *h = harness_for (GST_VIDEO_FORMAT_RGBA, 64, 48);
+  GstBus *bus = gst_bus_new ();
+  GstMessage *msg;
+  GstFormat format;
+  guint64 processed, dropped;
+  GstBuffer *out;
+
+  gst_element_set_bus (h->element, bus);
+  set_blur (h, 2, 2, REF_BORDER_MIRROR);
+  gst_buffer_unref (gst_harness_push_and_pull (h, frame_at (0)));
+
+  send_qos (h, 1 * GST_SECOND, 50 * GST_MSECOND);
+  fail_unless_equals_int (gst_harness_push (h, frame_at (GST_SECOND)),
+      GST_FLOW_OK);
+  fail_unless (gst_harness_try_pull (h) == NULL, "a late frame came out");
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_QOS);
+  fail_unless (msg != NULL, "no QoS message for the dropped frame");
+  gst_message_parse_qos_stats (msg, &format, &processed, &dropped);
+  fail_unless_equals_int (format, GST_FORMAT_BUFFERS);
+  fail_unless_equals_uint64 (dropped, 1);
+  gst_message_unref (msg);
+  out = gst_harness_push_and_pull (h, frame_at (GST_SECOND + 100 *
+          GST_MSECOND));
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (out), GST_SECOND + 100 *
+      GST_MSECOND);
+  gst_buffer_unref (out);
+
+  g_object_set (h->element, "qos", FALSE, NULL);
+  send_qos (h, 2 * GST_SECOND, 50 * GST_MSECOND);
+  out = gst_harness_push_and_pull (h, frame_at (2 * GST_SECOND));
+  fail_unless (out != NULL);
+  gst_buffer_unref (out);
+  fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_QOS) == NULL);
+
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* A push that fails, here on the caps event that follows three frames in
  * flight, drops the frames behind it: none is left on the device while the
  * new caps reallocate the slots, and none of the old size comes out after
@@ -1491,6 +1581,8 @@ boxblur_gpu_suite (void)
   tcase_add_test (tc, test_passthrough_and_changes);
   tcase_add_test (tc, test_frames_in_flight);
   tcase_add_test (tc, test_in_flight_push_fails);
+  tcase_add_test (tc, test_drain_query);
+  tcase_add_test (tc, test_qos);
   tcase_add_test (tc, test_scratch_bounds);
   tcase_add_test (tc, test_slices);
   tcase_add_test (tc, test_slices_in_flight);

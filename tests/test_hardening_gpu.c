@@ -920,6 +920,42 @@ check_huge_caps (const Filter * filter)
   harness_free (h, bus);
 }
 
+/* A buffer before any caps (a source that sets none, say filesrc): not
+ * negotiated, no critical (the check library fails on any), nothing out.
+ * (Caps after the segment would be misordered: a stream that gets caps
+ * later is a new harness's.) */
+static void
+check_no_caps (const Filter * filter)
+{
+  GstBus *bus;
+  GstHarness *h = harness_new (filter, &bus);
+  GstSegment segment;
+  GstFlowReturn ret;
+
+  gst_harness_push_event (h, gst_event_new_stream_start ("no-caps"));
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  gst_harness_push_event (h, gst_event_new_segment (&segment));
+  ret = gst_harness_push (h, gst_buffer_new_allocate (NULL, 64, NULL));
+  fail_unless (ret == GST_FLOW_NOT_NEGOTIATED, "%s: a buffer without caps "
+      "returned %s", filter->factory, gst_flow_get_name (ret));
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+  harness_free (h, bus);
+}
+
+GST_START_TEST (test_no_caps_boxblur)
+{
+  check_no_caps (&blur_filter);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_no_caps_histogram)
+{
+  check_no_caps (&histogram_filter);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_huge_caps_boxblur)
 {
   check_huge_caps (&blur_filter);
@@ -1648,6 +1684,8 @@ hardening_gpu_suite (void)
   tcase_add_test (tc, test_short_buffer_histogram);
   tcase_add_test (tc, test_meta_overrun_boxblur);
   tcase_add_test (tc, test_meta_overrun_histogram);
+  tcase_add_test (tc, test_no_caps_boxblur);
+  tcase_add_test (tc, test_no_caps_histogram);
   tcase_add_test (tc, test_huge_caps_boxblur);
   tcase_add_test (tc, test_huge_caps_histogram);
   tcase_add_test (tc, test_device_out_of_memory_boxblur);
