@@ -161,13 +161,26 @@ effective_radii (GstHipBoxBlur * self, gint * rx, gint * ry)
 static void
 update_passthrough (GstHipBoxBlur * self)
 {
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  gboolean was = gst_base_transform_is_passthrough (trans);
+  GstBufferPool *pool;
   gint rx, ry;
 
   GST_OBJECT_LOCK (self);
   effective_radii (self, &rx, &ry);
   GST_OBJECT_UNLOCK (self);
-  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
-      rx == 0 && ry == 0);
+  gst_base_transform_set_passthrough (trans, rx == 0 && ry == 0);
+  if (!was || gst_base_transform_is_passthrough (trans))
+    return;
+  /* Caps that came while passing through decided no output pool: the
+   * next frame decides one, and upstream asks again and gets the pinned
+   * pool. */
+  pool = gst_base_transform_get_buffer_pool (trans);
+  if (pool == NULL) {
+    gst_base_transform_reconfigure_src (trans);
+    gst_base_transform_reconfigure_sink (trans);
+  }
+  gst_clear_object (&pool);
 }
 
 static void
@@ -625,17 +638,25 @@ gst_hip_box_blur_propose_allocation (GstBaseTransform * trans,
   gst_query_parse_allocation (query, &caps, &need_pool);
   if (!caps || !gst_video_info_from_caps (&info, caps))
     return TRUE;
+  /* First, in place of the system-memory pool and allocator that
+   * GstVideoFilter proposed: upstream takes the first entry. */
   allocator = gst_hip_host_allocator_get ();
   gst_allocation_params_init (&params);
-  gst_query_add_allocation_param (query, allocator, &params);
+  if (gst_query_get_n_allocation_params (query) > 0)
+    gst_query_set_nth_allocation_param (query, 0, allocator, &params);
+  else
+    gst_query_add_allocation_param (query, allocator, &params);
   gst_object_unref (allocator);
   if (need_pool) {
-    pool = gst_hip_host_buffer_pool_new (caps, self->in_flight.n_slots + 1, 0);
-    if (pool) {
-      gst_query_add_allocation_pool (query, pool, info.size,
-          self->in_flight.n_slots + 1, 0);
+    guint min = self->in_flight.n_slots + 1;
+
+    pool = gst_hip_host_buffer_pool_new (caps, min, 0);
+    if (pool && gst_query_get_n_allocation_pools (query) > 0)
+      gst_query_set_nth_allocation_pool (query, 0, pool, info.size, min, 0);
+    else if (pool)
+      gst_query_add_allocation_pool (query, pool, info.size, min, 0);
+    if (pool)
       gst_object_unref (pool);
-    }
   }
   return TRUE;
 }

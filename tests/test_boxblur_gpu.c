@@ -680,6 +680,110 @@ GST_START_TEST (test_qos)
 
 GST_END_TEST;
 
+/* Records which buffers entering and leaving hipboxblur lie in the
+ * plugin's pinned memory, and sets a radius as input @blur_from arrives. */
+typedef struct
+{
+  GstElement *blur;
+  guint blur_from;              /* 0: never */
+  guint n_in, n_out;
+  gboolean pinned_in[8], pinned_out[8];
+} PoolProbe;
+
+static gboolean
+is_pinned (GstBuffer * buf)
+{
+  GstMemory *mem = gst_buffer_peek_memory (buf, 0);
+
+  return mem->allocator && g_str_equal (mem->allocator->mem_type,
+      "HipHostMemory");
+}
+
+static GstPadProbeReturn
+probe_pool_in (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  PoolProbe *p = data;
+
+  if (p->blur_from && p->n_in == p->blur_from)
+    g_object_set (p->blur, "radius", 2, NULL);
+  if (p->n_in < G_N_ELEMENTS (p->pinned_in))
+    p->pinned_in[p->n_in] = is_pinned (GST_PAD_PROBE_INFO_BUFFER (info));
+  p->n_in++;
+  return GST_PAD_PROBE_OK;
+}
+
+static GstPadProbeReturn
+probe_pool_out (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  PoolProbe *p = data;
+
+  if (p->n_out < G_N_ELEMENTS (p->pinned_out))
+    p->pinned_out[p->n_out] = is_pinned (GST_PAD_PROBE_INFO_BUFFER (info));
+  p->n_out++;
+  return GST_PAD_PROBE_OK;
+}
+
+/* Eight videotestsrc frames through hipboxblur starting at @radius. */
+static void
+run_pool_pipeline (PoolProbe * p, guint radius)
+{
+  GstElement *pipe = gst_parse_launch ("videotestsrc num-buffers=8 ! "
+      "video/x-raw,format=RGBA,width=64,height=48,framerate=30/1 ! "
+      "hipboxblur name=b frames-in-flight=2 ! fakesink sync=false", NULL);
+  GstBus *bus = gst_element_get_bus (pipe);
+  GstPad *sink, *src;
+  GstMessage *msg;
+
+  fail_unless (pipe != NULL);
+  p->blur = gst_bin_get_by_name (GST_BIN (pipe), "b");
+  g_object_set (p->blur, "radius", radius, NULL);
+  sink = gst_element_get_static_pad (p->blur, "sink");
+  src = gst_element_get_static_pad (p->blur, "src");
+  gst_pad_add_probe (sink, GST_PAD_PROBE_TYPE_BUFFER, probe_pool_in, p, NULL);
+  gst_pad_add_probe (src, GST_PAD_PROBE_TYPE_BUFFER, probe_pool_out, p, NULL);
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS,
+      "the pipeline did not reach EOS");
+  gst_message_unref (msg);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  fail_unless_equals_int (p->n_in, 8);
+  fail_unless_equals_int (p->n_out, 8);
+  gst_object_unref (sink);
+  gst_object_unref (src);
+  gst_object_unref (p->blur);
+  gst_object_unref (bus);
+  gst_object_unref (pipe);
+}
+
+/* Upstream fills the pinned pool the element proposes (ahead of the one
+ * GstVideoFilter proposes), and the element writes into its own. Started
+ * at radius 0, it passes frames through with no pool decided; once blurring
+ * it decides one, and upstream asks again and takes the pinned one. */
+GST_START_TEST (test_pinned_pools)
+{
+  PoolProbe blurring = { NULL, 0 }, later = { NULL, 3 };
+  guint i;
+
+  run_pool_pipeline (&blurring, 2);
+  for (i = 0; i < 8; i++) {
+    fail_unless (blurring.pinned_in[i], "input %u not in pinned memory", i);
+    fail_unless (blurring.pinned_out[i], "output %u not in pinned memory", i);
+  }
+
+  run_pool_pipeline (&later, 0);
+  for (i = 0; i < 3; i++)
+    fail_if (later.pinned_out[i], "passed-through output %u pinned", i);
+  for (i = 3; i < 8; i++)
+    fail_unless (later.pinned_out[i], "output %u, blurred after radius 0, "
+        "not in pinned memory", i);
+  fail_unless (later.pinned_in[7], "upstream did not take the pinned pool "
+      "once the element blurred");
+}
+
+GST_END_TEST;
+
 /* A push that fails, here on the caps event that follows three frames in
  * flight, drops the frames behind it: none is left on the device while the
  * new caps reallocate the slots, and none of the old size comes out after
@@ -1583,6 +1687,7 @@ boxblur_gpu_suite (void)
   tcase_add_test (tc, test_in_flight_push_fails);
   tcase_add_test (tc, test_drain_query);
   tcase_add_test (tc, test_qos);
+  tcase_add_test (tc, test_pinned_pools);
   tcase_add_test (tc, test_scratch_bounds);
   tcase_add_test (tc, test_slices);
   tcase_add_test (tc, test_slices_in_flight);
