@@ -23,9 +23,9 @@
  * renegotiate and drop late frames (QoS) through gst_hip_in_flight_accept(),
  * then maps each frame into the slot gst_hip_in_flight_next() names, in its
  * own per-slot state, and calls gst_hip_in_flight_submit(), or hands a
- * buffer it passes through to gst_hip_in_flight_pass(). Its generate_output, sink_event and query call
- * the functions here, and its callbacks enqueue a frame's work and let go
- * of the frame.
+ * buffer it passes through to gst_hip_in_flight_pass(). Its generate_output,
+ * sink_event and query call the functions here, and its callbacks enqueue a
+ * frame's work and let go of the frame.
  *
  * When a frame fails to start, the frames before it were enqueued whole:
  * they still leave, after the element error, then the error is returned
@@ -324,6 +324,9 @@ gst_hip_in_flight_accept (GstHipInFlight * f,
       return ret;
     }
   }
+  /* A buffer passed through and left by a push that failed is not wanted
+   * any more, and the parent would overwrite it. */
+  gst_buffer_replace (&trans->queued_buf, NULL);
   ret = parent_class->submit_input_buffer (trans, is_discont, input);
   if (ret != GST_FLOW_OK || trans->queued_buf == NULL)
     return ret;
