@@ -161,26 +161,13 @@ effective_radii (GstHipBoxBlur * self, gint * rx, gint * ry)
 static void
 update_passthrough (GstHipBoxBlur * self)
 {
-  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
-  gboolean was = gst_base_transform_is_passthrough (trans);
-  GstBufferPool *pool;
   gint rx, ry;
 
   GST_OBJECT_LOCK (self);
   effective_radii (self, &rx, &ry);
   GST_OBJECT_UNLOCK (self);
-  gst_base_transform_set_passthrough (trans, rx == 0 && ry == 0);
-  if (!was || gst_base_transform_is_passthrough (trans))
-    return;
-  /* Caps that came while passing through decided no output pool: the
-   * next frame decides one, and upstream asks again and gets the pinned
-   * pool. */
-  pool = gst_base_transform_get_buffer_pool (trans);
-  if (pool == NULL) {
-    gst_base_transform_reconfigure_src (trans);
-    gst_base_transform_reconfigure_sink (trans);
-  }
-  gst_clear_object (&pool);
+  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
+      rx == 0 && ry == 0);
 }
 
 static void
@@ -568,6 +555,18 @@ gst_hip_box_blur_submit_input_buffer (GstBaseTransform * trans,
   GstBuffer *outbuf;
   GstFlowReturn ret;
 
+  /* Caps that came while passing through decided no output pool: blurring
+   * now, this frame decides one, and upstream asks again and gets the
+   * pinned pool. Checked here, on the thread that sets the pool. */
+  if (!gst_base_transform_is_passthrough (trans)) {
+    GstBufferPool *pool = gst_base_transform_get_buffer_pool (trans);
+
+    if (pool == NULL) {
+      gst_base_transform_reconfigure_src (trans);
+      gst_base_transform_reconfigure_sink (trans);
+    }
+    gst_clear_object (&pool);
+  }
   ret = gst_hip_in_flight_accept (&self->in_flight,
       GST_BASE_TRANSFORM_CLASS (parent_class), is_discont, input, &input);
   if (input == NULL)
@@ -642,10 +641,16 @@ gst_hip_box_blur_propose_allocation (GstBaseTransform * trans,
    * GstVideoFilter proposed: upstream takes the first entry. */
   allocator = gst_hip_host_allocator_get ();
   gst_allocation_params_init (&params);
-  if (gst_query_get_n_allocation_params (query) > 0)
+  if (gst_query_get_n_allocation_params (query) > 0) {
+    GstAllocator *theirs = NULL;
+
+    /* Their alignment and padding stand; the memory is ours. */
+    gst_query_parse_nth_allocation_param (query, 0, &theirs, &params);
+    gst_clear_object (&theirs);
     gst_query_set_nth_allocation_param (query, 0, allocator, &params);
-  else
+  } else {
     gst_query_add_allocation_param (query, allocator, &params);
+  }
   gst_object_unref (allocator);
   if (need_pool) {
     guint min = self->in_flight.n_slots + 1;
@@ -696,10 +701,16 @@ gst_hip_box_blur_decide_allocation (GstBaseTransform * trans, GstQuery * query)
 
   allocator = gst_hip_host_allocator_get ();
   gst_allocation_params_init (&params);
-  if (gst_query_get_n_allocation_params (query) > 0)
+  if (gst_query_get_n_allocation_params (query) > 0) {
+    GstAllocator *theirs = NULL;
+
+    /* Their alignment and padding stand; the memory is ours. */
+    gst_query_parse_nth_allocation_param (query, 0, &theirs, &params);
+    gst_clear_object (&theirs);
     gst_query_set_nth_allocation_param (query, 0, allocator, &params);
-  else
+  } else {
     gst_query_add_allocation_param (query, allocator, &params);
+  }
   gst_object_unref (allocator);
 
   return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
