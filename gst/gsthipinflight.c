@@ -328,6 +328,17 @@ gst_hip_in_flight_accept (GstHipInFlight * f,
    * any more, and the parent would overwrite it. */
   gst_buffer_replace (&trans->queued_buf, NULL);
   ret = parent_class->submit_input_buffer (trans, is_discont, input);
+  if (ret == GST_BASE_TRANSFORM_FLOW_DROPPED && f->pending
+      && f->pending + 1 >= f->n_slots) {
+    /* Dropped as late: the oldest frame, which this one would have pushed
+     * out, leaves now rather than a frame later still. */
+    GstBuffer *out = NULL;
+    GstFlowReturn pushed = finish_oldest (f, &out);
+
+    if (pushed == GST_FLOW_OK && out)
+      pushed = gst_pad_push (trans->srcpad, out);
+    return pushed == GST_FLOW_OK ? ret : pushed;
+  }
   if (ret != GST_FLOW_OK || trans->queued_buf == NULL)
     return ret;
   *accepted = trans->queued_buf;

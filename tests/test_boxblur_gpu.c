@@ -680,6 +680,34 @@ GST_START_TEST (test_qos)
 
 GST_END_TEST;
 
+/* With frames in flight, a frame dropped as late still lets out the
+ * oldest frame it would have pushed out: the frames in flight do not fall
+ * a frame further behind for each drop. */
+GST_START_TEST (test_qos_in_flight)
+{
+  GstHarness *h = in_flight_harness ();
+  GstBuffer *expected[5];
+  guint i;
+
+  for (i = 0; i < 3; i++)
+    push_numbered (h, i, &expected[i]);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+  send_qos (h, 3 * GST_SECOND / 30, 10 * GST_MSECOND);
+  push_numbered (h, 3, &expected[3]);
+  gst_buffer_unref (expected[3]);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 1);
+  pull_numbered (h, 0, expected[0]);
+  push_numbered (h, 4, &expected[4]);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  pull_numbered (h, 1, expected[1]);
+  pull_numbered (h, 2, expected[2]);
+  pull_numbered (h, 4, expected[4]);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* Records which buffers entering and leaving hipboxblur lie in the
  * plugin's pinned memory, and sets a radius as input @blur_from arrives. */
 typedef struct
@@ -1687,6 +1715,7 @@ boxblur_gpu_suite (void)
   tcase_add_test (tc, test_in_flight_push_fails);
   tcase_add_test (tc, test_drain_query);
   tcase_add_test (tc, test_qos);
+  tcase_add_test (tc, test_qos_in_flight);
   tcase_add_test (tc, test_pinned_pools);
   tcase_add_test (tc, test_scratch_bounds);
   tcase_add_test (tc, test_slices);
