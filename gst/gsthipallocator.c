@@ -12,6 +12,7 @@
 #endif
 
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "gsthipallocator.h"
 #include "hipf-runtime.h"
@@ -74,7 +75,9 @@ gst_hip_host_allocator_alloc (GstAllocator * allocator, gsize size,
   (void) hipGetLastError ();
   GST_WARNING ("hipHostMalloc of %" G_GSIZE_FORMAT " bytes failed (%s): "
       "pageable memory instead", maxsize, hipGetErrorString (err));
-  if (posix_memalign (&data, MAX (align + 1, sizeof (gpointer)), maxsize)) {
+  /* Page-aligned, as the pinned memory it stands in for. */
+  if (posix_memalign (&data, MAX (align + 1, (gsize) sysconf (_SC_PAGESIZE)),
+          maxsize)) {
     GST_ERROR ("no memory for %" G_GSIZE_FORMAT " bytes", maxsize);
     return NULL;
   }
