@@ -616,14 +616,43 @@ gst_hip_box_blur_query (GstBaseTransform * trans, GstPadDirection direction,
   return ret;
 }
 
+/* Makes the plugin's pinned memory the first allocator of @query, keeping
+ * the alignment and padding asked for, and @pool (if any, taken) its first
+ * pool. */
+static void
+put_first (GstQuery * query, GstBufferPool * pool, guint size, guint min,
+    guint max)
+{
+  GstAllocator *allocator = gst_hip_host_allocator_get ();
+  GstAllocationParams params;
+
+  gst_allocation_params_init (&params);
+  if (gst_query_get_n_allocation_params (query) > 0) {
+    GstAllocator *theirs = NULL;
+
+    gst_query_parse_nth_allocation_param (query, 0, &theirs, &params);
+    gst_clear_object (&theirs);
+    gst_query_set_nth_allocation_param (query, 0, allocator, &params);
+  } else {
+    gst_query_add_allocation_param (query, allocator, &params);
+  }
+  gst_object_unref (allocator);
+  if (pool == NULL)
+    return;
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
+  else
+    gst_query_add_allocation_pool (query, pool, size, min, max);
+  gst_object_unref (pool);
+}
+
 /* Upstream may fill pinned memory directly. */
 static gboolean
 gst_hip_box_blur_propose_allocation (GstBaseTransform * trans,
     GstQuery * decide_query, GstQuery * query)
 {
   GstHipBoxBlur *self = GST_HIP_BOX_BLUR (trans);
-  GstAllocator *allocator;
-  GstAllocationParams params;
+  guint min = self->in_flight.n_slots + 1;
   GstBufferPool *pool;
   GstCaps *caps;
   gboolean need_pool;
@@ -639,30 +668,8 @@ gst_hip_box_blur_propose_allocation (GstBaseTransform * trans,
     return TRUE;
   /* First, in place of the system-memory pool and allocator that
    * GstVideoFilter proposed: upstream takes the first entry. */
-  allocator = gst_hip_host_allocator_get ();
-  gst_allocation_params_init (&params);
-  if (gst_query_get_n_allocation_params (query) > 0) {
-    GstAllocator *theirs = NULL;
-
-    /* Their alignment and padding stand; the memory is ours. */
-    gst_query_parse_nth_allocation_param (query, 0, &theirs, &params);
-    gst_clear_object (&theirs);
-    gst_query_set_nth_allocation_param (query, 0, allocator, &params);
-  } else {
-    gst_query_add_allocation_param (query, allocator, &params);
-  }
-  gst_object_unref (allocator);
-  if (need_pool) {
-    guint min = self->in_flight.n_slots + 1;
-
-    pool = gst_hip_host_buffer_pool_new (caps, min, 0);
-    if (pool && gst_query_get_n_allocation_pools (query) > 0)
-      gst_query_set_nth_allocation_pool (query, 0, pool, info.size, min, 0);
-    else if (pool)
-      gst_query_add_allocation_pool (query, pool, info.size, min, 0);
-    if (pool)
-      gst_object_unref (pool);
-  }
+  pool = need_pool ? gst_hip_host_buffer_pool_new (caps, min, 0) : NULL;
+  put_first (query, pool, info.size, min, 0);
   return TRUE;
 }
 
@@ -673,8 +680,6 @@ gst_hip_box_blur_decide_allocation (GstBaseTransform * trans, GstQuery * query)
 {
   GstHipBoxBlur *self = GST_HIP_BOX_BLUR (trans);
   GstBufferPool *pool = NULL;
-  GstAllocator *allocator;
-  GstAllocationParams params;
   GstCaps *caps;
   GstVideoInfo info;
   guint size = 0, min = 0, max = 0;
@@ -693,26 +698,7 @@ gst_hip_box_blur_decide_allocation (GstBaseTransform * trans, GstQuery * query)
   pool = gst_hip_host_buffer_pool_new (caps, min, max);
   if (!pool)
     return FALSE;
-  if (gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_set_nth_allocation_pool (query, 0, pool, info.size, min, max);
-  else
-    gst_query_add_allocation_pool (query, pool, info.size, min, max);
-  gst_object_unref (pool);
-
-  allocator = gst_hip_host_allocator_get ();
-  gst_allocation_params_init (&params);
-  if (gst_query_get_n_allocation_params (query) > 0) {
-    GstAllocator *theirs = NULL;
-
-    /* Their alignment and padding stand; the memory is ours. */
-    gst_query_parse_nth_allocation_param (query, 0, &theirs, &params);
-    gst_clear_object (&theirs);
-    gst_query_set_nth_allocation_param (query, 0, allocator, &params);
-  } else {
-    gst_query_add_allocation_param (query, allocator, &params);
-  }
-  gst_object_unref (allocator);
-
+  put_first (query, pool, info.size, min, max);
   return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
       query);
 }

@@ -616,13 +616,8 @@ GST_END_TEST;
 static GstBuffer *
 frame_at (GstClockTime pts)
 {
-  GstVideoInfo info;
-  GstBuffer *buf = hipf_test_frame_new (GST_VIDEO_FORMAT_RGBA, 64, 48, 0,
-      &info);
-
-  GST_BUFFER_PTS (buf) = pts;
-  GST_BUFFER_DURATION (buf) = GST_SECOND / 30;
-  return buf;
+  return hipf_test_timed_frame_new (GST_VIDEO_FORMAT_RGBA, 64, 48, pts,
+      GST_SECOND / 30);
 }
 
 /* Sends downstream's QoS verdict upstream: frames due before

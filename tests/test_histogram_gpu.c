@@ -331,13 +331,8 @@ GST_END_TEST;
 static GstBuffer *
 timed_frame (GstClockTime pts)
 {
-  GstVideoInfo info;
-  GstBuffer *buf = hipf_test_frame_new (GST_VIDEO_FORMAT_GRAY8, 16, 8, 0,
-      &info);
-
-  GST_BUFFER_PTS (buf) = pts;
-  GST_BUFFER_DURATION (buf) = 10 * GST_MSECOND;
-  return buf;
+  return hipf_test_timed_frame_new (GST_VIDEO_FORMAT_GRAY8, 16, 8, pts,
+      10 * GST_MSECOND);
 }
 
 /* Timestamps follow the segment; interval thins the messages; the switches

@@ -55,6 +55,18 @@ hipf_test_frame_new (GstVideoFormat format, gint width, gint height,
 }
 
 GstBuffer *
+hipf_test_timed_frame_new (GstVideoFormat format, gint width, gint height,
+    GstClockTime pts, GstClockTime duration)
+{
+  GstVideoInfo info;
+  GstBuffer *buf = hipf_test_frame_new (format, width, height, 0, &info);
+
+  GST_BUFFER_PTS (buf) = pts;
+  GST_BUFFER_DURATION (buf) = duration;
+  return buf;
+}
+
+GstBuffer *
 hipf_test_frame_new_with_rand (GRand * rand, GstVideoFormat format,
     gint width, gint height, guint padding, GstVideoInfo * info)
 {

@@ -16,6 +16,9 @@ GRand *hipf_test_rand (void);
  * video meta describing them. @info receives the layout used. */
 GstBuffer *hipf_test_frame_new (GstVideoFormat format, gint width,
     gint height, guint padding, GstVideoInfo * info);
+/* A random unpadded frame with @pts and @duration. */
+GstBuffer *hipf_test_timed_frame_new (GstVideoFormat format, gint width,
+    gint height, GstClockTime pts, GstClockTime duration);
 /* The same from a generator of the caller's, for threads of their own. */
 GstBuffer *hipf_test_frame_new_with_rand (GRand * rand, GstVideoFormat format,
     gint width, gint height, guint padding, GstVideoInfo * info);
