@@ -158,16 +158,21 @@ effective_radii (GstHipBoxBlur * self, gint * rx, gint * ry)
   *ry = self->radius_y >= 0 ? self->radius_y : (gint) self->radius;
 }
 
+/* Radius 0 passes frames through, and holds none back: the latency
+ * changes when that does. */
 static void
 update_passthrough (GstHipBoxBlur * self)
 {
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  gboolean was = gst_base_transform_is_passthrough (trans);
   gint rx, ry;
 
   GST_OBJECT_LOCK (self);
   effective_radii (self, &rx, &ry);
   GST_OBJECT_UNLOCK (self);
-  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
-      rx == 0 && ry == 0);
+  gst_base_transform_set_passthrough (trans, rx == 0 && ry == 0);
+  if (was != gst_base_transform_is_passthrough (trans))
+    gst_hip_in_flight_latency_changed (&self->in_flight);
 }
 
 static void
@@ -612,7 +617,8 @@ gst_hip_box_blur_query (GstBaseTransform * trans, GstPadDirection direction,
       query);
   if (ret)
     gst_hip_in_flight_query (&GST_HIP_BOX_BLUR (trans)->in_flight, direction,
-        query, &GST_VIDEO_FILTER (trans)->in_info);
+        query, &GST_VIDEO_FILTER (trans)->in_info,
+        !gst_base_transform_is_passthrough (trans));
   return ret;
 }
 

@@ -133,9 +133,10 @@ gst_hip_histogram_set_property (GObject * object, guint prop_id,
 {
   GstHipHistogram *self = GST_HIP_HISTOGRAM (object);
   Settings *s = &self->settings;
-  gboolean attach_meta;
+  gboolean attach_meta, counted, counts;
 
   GST_OBJECT_LOCK (self);
+  counted = s->post_messages || s->attach_meta;
   switch (prop_id) {
     case PROP_BINS:
       s->bins = g_value_get_uint (value);
@@ -181,9 +182,13 @@ gst_hip_histogram_set_property (GObject * object, guint prop_id,
       break;
   }
   attach_meta = s->attach_meta;
+  counts = s->post_messages || s->attach_meta;
   GST_OBJECT_UNLOCK (self);
   /* The meta needs a writable buffer; without it buffers pass untouched. */
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self), !attach_meta);
+  /* With nothing to report, frames pass without waiting for newer ones. */
+  if (counts != counted)
+    gst_hip_in_flight_latency_changed (&self->in_flight);
 }
 
 static void
@@ -331,8 +336,15 @@ gst_hip_histogram_query (GstBaseTransform * trans, GstPadDirection direction,
   ret = GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
       query);
 
-  if (ret)
-    gst_hip_in_flight_query (&self->in_flight, direction, query, &self->info);
+  if (ret) {
+    gboolean counts;
+
+    GST_OBJECT_LOCK (self);
+    counts = self->settings.post_messages || self->settings.attach_meta;
+    GST_OBJECT_UNLOCK (self);
+    gst_hip_in_flight_query (&self->in_flight, direction, query, &self->info,
+        counts);
+  }
   return ret;
 }
 

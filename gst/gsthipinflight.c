@@ -19,6 +19,12 @@
  * after a push that fails are dropped), so does a DRAIN query, a flush
  * drops them, and the latency query adds N - 1 frames.
  *
+ * A gap in the stream (a DISCONT input, a frame dropped as late) lets the
+ * frames before it leave at once, pushed here: GstBaseTransform's chain
+ * marks DISCONT on the next buffer it pushes, which then is the first frame
+ * after the gap, as with no frames in flight; that frame carries the flag
+ * itself too, should an event push it out first.
+ *
  * The element overrides submit_input_buffer: it lets GstBaseTransform's
  * renegotiate and drop late frames (QoS) through gst_hip_in_flight_accept(),
  * then maps each frame into the slot gst_hip_in_flight_next() names, in its
@@ -53,6 +59,7 @@ gst_hip_in_flight_init (GstHipInFlight * f, GstBaseTransform * trans,
     g_once_init_leave (&done, 1);
   }
   f->frames_in_flight = GST_HIP_IN_FLIGHT_DEFAULT;
+  f->duration = GST_CLOCK_TIME_NONE;
   f->trans = trans;
   f->funcs = funcs;
 }
@@ -121,6 +128,7 @@ slot_release (GstHipInFlight * f, guint index)
 
   f->funcs->release (f->trans, index);
   f->slots[index].outbuf = NULL;
+  f->slots[index].discont = FALSE;
   return out;
 }
 
@@ -160,10 +168,12 @@ gst_hip_in_flight_start (GstHipInFlight * f, GstHipDevice * dev)
 
   GST_OBJECT_LOCK (f->trans);
   f->n_slots = f->frames_in_flight;
+  f->duration = GST_CLOCK_TIME_NONE;
+  f->latency_unknown = FALSE;
   GST_OBJECT_UNLOCK (f->trans);
   f->device = dev;
   f->first = f->pending = 0;
-  f->draining = FALSE;
+  f->draining = f->gap = FALSE;
   if (!gst_hip_device_stream_new (dev, &f->upload)
       || !gst_hip_device_stream_new (dev, &f->download)) {
     gst_hip_in_flight_stop (f);
@@ -217,6 +227,7 @@ finish_oldest (GstHipInFlight * f, GstBuffer ** outbuf)
 {
   guint index = f->first;
   GstHipSlot *slot = &f->slots[index];
+  gboolean discont = slot->discont;
 
   if (!gst_hip_device_event_wait (f->device,
           slot->downloaded[slot->n_slices - 1])) {
@@ -224,6 +235,10 @@ finish_oldest (GstHipInFlight * f, GstBuffer ** outbuf)
     return GST_FLOW_ERROR;
   }
   *outbuf = slot_release (f, index);
+  if (*outbuf && discont) {
+    *outbuf = gst_buffer_make_writable (*outbuf);
+    GST_BUFFER_FLAG_SET (*outbuf, GST_BUFFER_FLAG_DISCONT);
+  }
   if (f->funcs->finish && *outbuf)
     f->funcs->finish (f->trans, index, *outbuf);
   f->first = (index + 1) % f->n_slots;
@@ -299,6 +314,37 @@ enqueue (GstHipInFlight * f, guint index)
   return TRUE;
 }
 
+void
+gst_hip_in_flight_latency_changed (GstHipInFlight * f)
+{
+  guint frames;
+
+  GST_OBJECT_LOCK (f->trans);
+  frames = f->n_slots ? f->n_slots : f->frames_in_flight;
+  GST_OBJECT_UNLOCK (f->trans);
+  if (frames > 1)
+    gst_element_post_message (GST_ELEMENT (f->trans),
+        gst_message_new_latency (GST_OBJECT (f->trans)));
+}
+
+/* Keeps the input's duration for the latency query, and asks for a new
+ * query where one was answered before any duration was known. */
+static void
+note_duration (GstHipInFlight * f, GstBuffer * input)
+{
+  gboolean unknown;
+
+  if (!GST_BUFFER_DURATION_IS_VALID (input))
+    return;
+  GST_OBJECT_LOCK (f->trans);
+  f->duration = GST_BUFFER_DURATION (input);
+  unknown = f->latency_unknown;
+  f->latency_unknown = FALSE;
+  GST_OBJECT_UNLOCK (f->trans);
+  if (unknown)
+    gst_hip_in_flight_latency_changed (f);
+}
+
 GstFlowReturn
 gst_hip_in_flight_accept (GstHipInFlight * f,
     GstBaseTransformClass * parent_class, gboolean is_discont,
@@ -315,9 +361,13 @@ gst_hip_in_flight_accept (GstHipInFlight * f,
     gst_buffer_unref (input);
     return GST_FLOW_NOT_NEGOTIATED;
   }
+  note_duration (f, input);
   /* Renegotiating sets the caps again, which may reallocate what the
-   * frames in flight use: they leave first. */
-  if (f->pending && gst_pad_needs_reconfigure (trans->srcpad)) {
+   * frames in flight use; a DISCONT input starts a gap: either way the
+   * frames in flight leave first. */
+  if (GST_BUFFER_IS_DISCONT (input))
+    f->gap = TRUE;
+  if (f->pending && (f->gap || gst_pad_needs_reconfigure (trans->srcpad))) {
     ret = push_pending (f);
     if (ret != GST_FLOW_OK) {
       gst_buffer_unref (input);
@@ -328,15 +378,13 @@ gst_hip_in_flight_accept (GstHipInFlight * f,
    * any more, and the parent would overwrite it. */
   gst_buffer_replace (&trans->queued_buf, NULL);
   ret = parent_class->submit_input_buffer (trans, is_discont, input);
-  if (ret == GST_BASE_TRANSFORM_FLOW_DROPPED && f->pending
-      && f->pending + 1 >= f->n_slots) {
-    /* Dropped as late: the oldest frame, which this one would have pushed
-     * out, leaves now rather than a frame later still. */
-    GstBuffer *out = NULL;
-    GstFlowReturn pushed = finish_oldest (f, &out);
+  if (ret == GST_BASE_TRANSFORM_FLOW_DROPPED) {
+    /* Dropped as late: a gap, which the frames in flight leave before. */
+    GstFlowReturn pushed = GST_FLOW_OK;
 
-    if (pushed == GST_FLOW_OK && out)
-      pushed = gst_pad_push (trans->srcpad, out);
+    f->gap = TRUE;
+    if (f->pending)
+      pushed = push_pending (f);
     return pushed == GST_FLOW_OK ? ret : pushed;
   }
   if (ret != GST_FLOW_OK || trans->queued_buf == NULL)
@@ -354,6 +402,8 @@ gst_hip_in_flight_submit (GstHipInFlight * f, GstBuffer * outbuf)
   GstFlowReturn ret;
 
   slot->outbuf = outbuf;
+  slot->discont = f->gap;
+  f->gap = FALSE;
   f->pending++;
   if (enqueue (f, index))
     return GST_FLOW_OK;
@@ -372,6 +422,7 @@ void
 gst_hip_in_flight_pass (GstHipInFlight * f, GstBuffer * buf)
 {
   f->draining = f->pending > 0;
+  f->gap = FALSE;
   /* One left behind by a push that failed is not wanted any more. */
   if (f->trans->queued_buf)
     gst_buffer_unref (f->trans->queued_buf);
@@ -418,6 +469,7 @@ gst_hip_in_flight_sink_event (GstHipInFlight * f, GstEvent * event)
 {
   if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
     discard (f);
+    f->gap = FALSE;
     /* A buffer passed through behind them, left by a push the flush
      * failed, belongs before the flush too. */
     gst_buffer_replace (&f->trans->queued_buf, NULL);
@@ -447,12 +499,14 @@ gst_hip_in_flight_sink_query (GstHipInFlight * f, GstPadDirection direction,
 }
 
 /* Each frame waits for frames-in-flight - 1 newer ones: the slots there
- * are while running, the property before. */
+ * are while running, the property before. A variable frame rate (0/1
+ * without a max-framerate) gives no frame duration: the last input's
+ * stands in, and until one is known the query adds nothing. */
 void
 gst_hip_in_flight_query (GstHipInFlight * f, GstPadDirection direction,
-    GstQuery * query, const GstVideoInfo * info)
+    GstQuery * query, const GstVideoInfo * info, gboolean holds_frames)
 {
-  GstClockTime min, max, extra = 0;
+  GstClockTime min, max, extra = 0, duration;
   gboolean live;
   guint frames;
 
@@ -460,10 +514,18 @@ gst_hip_in_flight_query (GstHipInFlight * f, GstPadDirection direction,
     return;
   GST_OBJECT_LOCK (f->trans);
   frames = f->n_slots ? f->n_slots : f->frames_in_flight;
+  duration = f->duration;
+  if (frames > 1 && holds_frames && info->fps_n <= 0
+      && !GST_CLOCK_TIME_IS_VALID (duration))
+    f->latency_unknown = TRUE;
   GST_OBJECT_UNLOCK (f->trans);
-  if (frames > 1 && info->fps_n > 0)
+  if (frames < 2 || !holds_frames)
+    return;
+  if (info->fps_n > 0)
     extra = gst_util_uint64_scale_int (GST_SECOND * (frames - 1),
         info->fps_d, info->fps_n);
+  else if (GST_CLOCK_TIME_IS_VALID (duration))
+    extra = (frames - 1) * duration;
   gst_query_parse_latency (query, &live, &min, &max);
   if (GST_CLOCK_TIME_IS_VALID (max))
     max += extra;

@@ -66,6 +66,7 @@ typedef struct
   hipEvent_t downloaded[GST_HIP_IN_FLIGHT_MAX_SLICES];
   guint n_slices;               /* downloaded[n_slices - 1] ends the frame */
   GstBuffer *outbuf;            /* pushed when the frame leaves; may be NULL */
+  gboolean discont;             /* the first frame after a gap */
 } GstHipSlot;
 
 /* Frames of a GstBaseTransform on their way through the device, each in a
@@ -87,6 +88,12 @@ typedef struct
   guint first;                  /* oldest frame in flight */
   guint pending;                /* frames in flight */
   gboolean draining;            /* hand out every frame in flight */
+  gboolean gap;                 /* a gap lies before the next frame */
+  /* Under the object lock: the last input's duration, which stands in for
+   * the frame rate where the caps have none, and whether a latency query
+   * was answered without either. */
+  GstClockTime duration;
+  gboolean latency_unknown;
 } GstHipInFlight;
 
 void gst_hip_in_flight_init (GstHipInFlight * f, GstBaseTransform * trans,
@@ -133,9 +140,13 @@ void gst_hip_in_flight_sink_event (GstHipInFlight * f, GstEvent * event);
 void gst_hip_in_flight_sink_query (GstHipInFlight * f,
     GstPadDirection direction, GstQuery * query);
 /* Called on a query its parent class answered; @info gives the frame
- * rate. */
+ * rate, @holds_frames whether frames wait for newer ones (not where the
+ * element passes them through). */
 void gst_hip_in_flight_query (GstHipInFlight * f, GstPadDirection direction,
-    GstQuery * query, const GstVideoInfo * info);
+    GstQuery * query, const GstVideoInfo * info, gboolean holds_frames);
+/* Tells the pipeline that the latency the element reports has changed
+ * (it now holds frames, or no longer does). */
+void gst_hip_in_flight_latency_changed (GstHipInFlight * f);
 
 G_END_DECLS
 

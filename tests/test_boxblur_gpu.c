@@ -470,8 +470,9 @@ GST_END_TEST;
 static GstVideoFormat numbered_format = GST_VIDEO_FORMAT_NV12;
 static gint numbered_width = 97, numbered_height = 33;
 
-static void
-push_numbered (GstHarness * h, guint i, GstBuffer ** expected)
+/* Frame @i, whose blur push_numbered's reference gives @expected. */
+static GstBuffer *
+numbered_frame_new (guint i, GstBuffer ** expected)
 {
   GstVideoInfo info, out_info;
   GstBuffer *in = hipf_test_frame_new (numbered_format, numbered_width,
@@ -488,13 +489,21 @@ push_numbered (GstHarness * h, guint i, GstBuffer ** expected)
   gst_video_frame_unmap (&fe);
   GST_BUFFER_PTS (in) = i * GST_SECOND / 30;
   GST_BUFFER_DURATION (in) = GST_SECOND / 30;
-  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  return in;
 }
 
-/* Pulls the next output, which must be frame @i and equal @expected; both
- * are released. */
 static void
-pull_numbered (GstHarness * h, guint i, GstBuffer * expected)
+push_numbered (GstHarness * h, guint i, GstBuffer ** expected)
+{
+  fail_unless_equals_int (gst_harness_push (h, numbered_frame_new (i,
+              expected)), GST_FLOW_OK);
+}
+
+/* Pulls the next output, which must be frame @i, equal @expected and
+ * flagged DISCONT if and only if @discont; both are released. */
+static void
+pull_numbered_flagged (GstHarness * h, guint i, GstBuffer * expected,
+    gboolean discont)
 {
   GstBuffer *out = gst_harness_pull (h);
   GstVideoInfo info;
@@ -505,6 +514,8 @@ pull_numbered (GstHarness * h, guint i, GstBuffer * expected)
       numbered_height);
   fail_unless (out != NULL, "frame %u missing", i);
   fail_unless_equals_uint64 (GST_BUFFER_PTS (out), i * GST_SECOND / 30);
+  fail_unless (!GST_BUFFER_IS_DISCONT (out) == !discont,
+      "frame %u: DISCONT %s", i, discont ? "missing" : "where no gap was");
   fail_unless (gst_video_frame_map (&fo, &info, out, GST_MAP_READ));
   fail_unless (gst_video_frame_map (&fe, &info, expected, GST_MAP_READ));
   fail_unless (hipf_test_frames_equal (&fo, &fe, &where), "frame %u: %s "
@@ -513,6 +524,13 @@ pull_numbered (GstHarness * h, guint i, GstBuffer * expected)
   gst_video_frame_unmap (&fe);
   gst_buffer_unref (out);
   gst_buffer_unref (expected);
+}
+
+/* The same, for a frame after no gap. */
+static void
+pull_numbered (GstHarness * h, guint i, GstBuffer * expected)
+{
+  pull_numbered_flagged (h, i, expected, FALSE);
 }
 
 /* The numbered frames' caps, in and out. */
@@ -675,13 +693,13 @@ GST_START_TEST (test_qos)
 
 GST_END_TEST;
 
-/* With frames in flight, a frame dropped as late still lets out the
- * oldest frame it would have pushed out: the frames in flight do not fall
- * a frame further behind for each drop. */
-GST_START_TEST (test_qos_in_flight)
+/* A gap in the stream with frames in flight, as without: the frames
+ * before it leave at once, and DISCONT marks the first frame after it, for
+ * a frame dropped as late and for a DISCONT input alike. */
+GST_START_TEST (test_discont_in_flight)
 {
   GstHarness *h = in_flight_harness ();
-  GstBuffer *expected[5];
+  GstBuffer *expected[9], *in;
   guint i;
 
   for (i = 0; i < 3; i++)
@@ -690,15 +708,67 @@ GST_START_TEST (test_qos_in_flight)
   send_qos (h, 3 * GST_SECOND / 30, 10 * GST_MSECOND);
   push_numbered (h, 3, &expected[3]);
   gst_buffer_unref (expected[3]);
-  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 1);
-  pull_numbered (h, 0, expected[0]);
-  push_numbered (h, 4, &expected[4]);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 3);
+  for (i = 0; i < 3; i++)
+    pull_numbered (h, i, expected[i]);
+  for (i = 4; i < 7; i++)
+    push_numbered (h, i, &expected[i]);
   fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+  push_numbered (h, 7, &expected[7]);
+  pull_numbered_flagged (h, 4, expected[4], TRUE);
+
+  in = numbered_frame_new (8, &expected[8]);
+  GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_DISCONT);
+  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 3);
+  for (i = 5; i < 8; i++)
+    pull_numbered (h, i, expected[i]);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
-  pull_numbered (h, 1, expected[1]);
-  pull_numbered (h, 2, expected[2]);
-  pull_numbered (h, 4, expected[4]);
+  pull_numbered_flagged (h, 8, expected[8], TRUE);
   gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* The latency reported follows what the element holds back: at a
+ * variable frame rate the last frame's duration, nothing while radius 0
+ * passes frames through, and a latency message whenever that changes. */
+GST_START_TEST (test_latency)
+{
+  GstElement *e = gst_parse_launch ("hipboxblur frames-in-flight=4 "
+      "radius=5 border-mode=clamp", NULL);
+  GstHarness *h = gst_harness_new_with_element (e, "sink", "src");
+  GstBus *bus = gst_bus_new ();
+  GstBuffer *expected;
+
+  gst_element_set_bus (h->element, bus);
+  gst_harness_set_caps_str (h,
+      "video/x-raw,format=NV12,width=97,height=33,framerate=0/1",
+      "video/x-raw,format=NV12,width=97,height=33,framerate=0/1");
+  fail_unless_equals_uint64 (gst_harness_query_latency (h), 0);
+  fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_LATENCY) == NULL);
+  push_numbered (h, 0, &expected);
+  hipf_test_pop_latency_message (bus);
+  fail_unless_equals_uint64 (gst_harness_query_latency (h),
+      3 * (GST_SECOND / 30));
+
+  g_object_set (h->element, "radius", 0, NULL);
+  hipf_test_pop_latency_message (bus);
+  fail_unless_equals_uint64 (gst_harness_query_latency (h), 0);
+  g_object_set (h->element, "radius", 5, NULL);
+  hipf_test_pop_latency_message (bus);
+  fail_unless_equals_uint64 (gst_harness_query_latency (h),
+      3 * (GST_SECOND / 30));
+  g_object_set (h->element, "radius", 6, NULL);
+  fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_LATENCY) == NULL);
+
+  g_object_set (h->element, "radius", 5, NULL);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  pull_numbered (h, 0, expected);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+  gst_object_unref (e);
 }
 
 GST_END_TEST;
@@ -1710,7 +1780,8 @@ boxblur_gpu_suite (void)
   tcase_add_test (tc, test_in_flight_push_fails);
   tcase_add_test (tc, test_drain_query);
   tcase_add_test (tc, test_qos);
-  tcase_add_test (tc, test_qos_in_flight);
+  tcase_add_test (tc, test_discont_in_flight);
+  tcase_add_test (tc, test_latency);
   tcase_add_test (tc, test_pinned_pools);
   tcase_add_test (tc, test_scratch_bounds);
   tcase_add_test (tc, test_slices);

@@ -687,12 +687,23 @@ GST_START_TEST (test_frames_in_flight_passthrough)
   for (i = 0; i < 3; i++)
     fail_unless_equals_int (gst_harness_push (h, in[i]), GST_FLOW_OK);
   fail_unless_equals_int (gst_harness_buffers_received (h), 1);
+  fail_unless_equals_uint64 (gst_harness_query_latency (h),
+      2 * FRAME_DURATION);
+  /* Nothing to count: nothing held back, and the latency says so.
+   * (Popping the latency message drops the others: collected first.) */
+  collect_messages (bus, msgs);
   g_object_set (h->element, "post-messages", FALSE, "attach-meta", FALSE,
       NULL);
+  hipf_test_pop_latency_message (bus);
+  fail_unless_equals_uint64 (gst_harness_query_latency (h), 0);
   fail_unless_equals_int (gst_harness_push (h, in[3]), GST_FLOW_OK);
   fail_unless_equals_int (gst_harness_buffers_received (h), 4);
+  collect_messages (bus, msgs);
   g_object_set (h->element, "post-messages", TRUE, "attach-meta", TRUE,
       NULL);
+  hipf_test_pop_latency_message (bus);
+  fail_unless_equals_uint64 (gst_harness_query_latency (h),
+      2 * FRAME_DURATION);
   fail_unless_equals_int (gst_harness_push (h, in[4]), GST_FLOW_OK);
   fail_unless_equals_int (gst_harness_buffers_received (h), 4);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));

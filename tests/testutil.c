@@ -239,3 +239,14 @@ hipf_test_check_start_error (const gchar * element)
   }
 }
 
+
+void
+hipf_test_pop_latency_message (GstBus * bus)
+{
+  GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_LATENCY);
+
+  fail_unless (msg != NULL, "no latency message");
+  gst_message_unref (msg);
+  fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_LATENCY) == NULL,
+      "a second latency message");
+}

@@ -36,6 +36,9 @@ gboolean hipf_test_padding_unchanged (const GstVideoFrame * frame,
 /* The element accepts every format of hipf_test_formats on its sink pad
  * and rejects others, and, asked to start on a device that does not exist,
  * posts a resource error naming the HIP error and fails its state change. */
+/* Pops the LATENCY message @bus must hold, and fails on a second; like
+ * gst_bus_pop_filtered(), drops the messages of other types before it. */
+void hipf_test_pop_latency_message (GstBus * bus);
 void hipf_test_check_caps (const gchar * element);
 void hipf_test_check_start_error (const gchar * element);
 
