@@ -158,21 +158,18 @@ effective_radii (GstHipBoxBlur * self, gint * rx, gint * ry)
   *ry = self->radius_y >= 0 ? self->radius_y : (gint) self->radius;
 }
 
-/* Radius 0 passes frames through, and holds none back: the latency
- * changes when that does. */
+/* Radius 0 passes frames through, and holds none back. */
 static void
 update_passthrough (GstHipBoxBlur * self)
 {
-  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
-  gboolean was = gst_base_transform_is_passthrough (trans);
   gint rx, ry;
 
   GST_OBJECT_LOCK (self);
   effective_radii (self, &rx, &ry);
   GST_OBJECT_UNLOCK (self);
-  gst_base_transform_set_passthrough (trans, rx == 0 && ry == 0);
-  if (was != gst_base_transform_is_passthrough (trans))
-    gst_hip_in_flight_latency_changed (&self->in_flight);
+  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
+      rx == 0 && ry == 0);
+  gst_hip_in_flight_set_holding (&self->in_flight, rx != 0 || ry != 0);
 }
 
 static void
@@ -367,6 +364,7 @@ gst_hip_box_blur_set_info (GstVideoFilter * filter, GstCaps * incaps,
   guint p;
 
   gst_hip_video_layout_init (&self->layout, in_info);
+  gst_hip_in_flight_set_format (&self->in_flight, in_info);
   for (p = 0; p < self->layout.n_planes; p++) {
     HipfBoxBlurPlane params;
 
@@ -617,8 +615,7 @@ gst_hip_box_blur_query (GstBaseTransform * trans, GstPadDirection direction,
       query);
   if (ret)
     gst_hip_in_flight_query (&GST_HIP_BOX_BLUR (trans)->in_flight, direction,
-        query, &GST_VIDEO_FILTER (trans)->in_info,
-        !gst_base_transform_is_passthrough (trans));
+        query);
   return ret;
 }
 

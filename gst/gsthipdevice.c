@@ -245,8 +245,8 @@ gst_hip_device_open (GstHipDevice * dev, GstElement * element, gint device_id)
 
 /* Makes @dev current on this thread and returns the device that was, for
  * calls made from threads that are not the element's own. */
-static gint
-enter (GstHipDevice * dev)
+gint
+gst_hip_device_enter (GstHipDevice * dev)
 {
   gint prev = dev->device_id;
 
@@ -256,6 +256,13 @@ enter (GstHipDevice * dev)
   return prev;
 }
 
+/* Makes @prev, what gst_hip_device_enter() returned, current again. */
+void
+gst_hip_device_leave (gint prev)
+{
+  hipSetDevice (prev);
+}
+
 void
 gst_hip_device_close (GstHipDevice * dev)
 {
@@ -263,12 +270,12 @@ gst_hip_device_close (GstHipDevice * dev)
 
   if (!dev->opened)
     return;
-  prev = enter (dev);
+  prev = gst_hip_device_enter (dev);
   hipStreamSynchronize (dev->stream);
   hipStreamDestroy (dev->stream);
   dev->stream = NULL;
   dev->opened = FALSE;
-  hipSetDevice (prev);
+  gst_hip_device_leave (prev);
 }
 
 /* The current device is per host thread: streaming threads bind first. */
@@ -371,10 +378,10 @@ void
 gst_hip_device_free (GstHipDevice * dev, GstHipMemory * mem)
 {
   if (mem->ptr) {
-    gint prev = enter (dev);
+    gint prev = gst_hip_device_enter (dev);
 
     hipFree (mem->ptr);
-    hipSetDevice (prev);
+    gst_hip_device_leave (prev);
   }
   mem->ptr = NULL;
   mem->size = 0;

@@ -61,6 +61,10 @@ gboolean gst_hip_device_open (GstHipDevice * dev, GstElement * element,
 void gst_hip_device_close (GstHipDevice * dev);
 gboolean gst_hip_device_bind (GstHipDevice * dev);
 void gst_hip_device_release (GstHipDevice * dev);
+/* For calls from a thread other than the streaming one (stop, a flush):
+ * makes @dev current until gst_hip_device_leave() with what it returns. */
+gint gst_hip_device_enter (GstHipDevice * dev);
+void gst_hip_device_leave (gint prev);
 gboolean gst_hip_device_alloc (GstHipDevice * dev, GstHipMemory * mem,
     gsize size, const gchar * what);
 void gst_hip_device_free (GstHipDevice * dev, GstHipMemory * mem);

@@ -133,10 +133,9 @@ gst_hip_histogram_set_property (GObject * object, guint prop_id,
 {
   GstHipHistogram *self = GST_HIP_HISTOGRAM (object);
   Settings *s = &self->settings;
-  gboolean attach_meta, counted, counts;
+  gboolean attach_meta, counts;
 
   GST_OBJECT_LOCK (self);
-  counted = s->post_messages || s->attach_meta;
   switch (prop_id) {
     case PROP_BINS:
       s->bins = g_value_get_uint (value);
@@ -187,8 +186,7 @@ gst_hip_histogram_set_property (GObject * object, guint prop_id,
   /* The meta needs a writable buffer; without it buffers pass untouched. */
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self), !attach_meta);
   /* With nothing to report, frames pass without waiting for newer ones. */
-  if (counts != counted)
-    gst_hip_in_flight_latency_changed (&self->in_flight);
+  gst_hip_in_flight_set_holding (&self->in_flight, counts);
 }
 
 static void
@@ -336,15 +334,8 @@ gst_hip_histogram_query (GstBaseTransform * trans, GstPadDirection direction,
   ret = GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
       query);
 
-  if (ret) {
-    gboolean counts;
-
-    GST_OBJECT_LOCK (self);
-    counts = self->settings.post_messages || self->settings.attach_meta;
-    GST_OBJECT_UNLOCK (self);
-    gst_hip_in_flight_query (&self->in_flight, direction, query, &self->info,
-        counts);
-  }
+  if (ret)
+    gst_hip_in_flight_query (&self->in_flight, direction, query);
   return ret;
 }
 
@@ -363,6 +354,7 @@ gst_hip_histogram_set_caps (GstBaseTransform * trans, GstCaps * incaps,
     return FALSE;
   }
   gst_hip_video_layout_init (&self->layout, &self->info);
+  gst_hip_in_flight_set_format (&self->in_flight, &self->info);
   gst_hip_video_histogram_init (f, self->channel_names, &self->luma_channel,
       &self->info, &self->layout);
   counts_size = f->n_channels * HIPF_HISTOGRAM_VALUES * sizeof (guint32);

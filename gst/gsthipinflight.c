@@ -59,7 +59,8 @@ gst_hip_in_flight_init (GstHipInFlight * f, GstBaseTransform * trans,
     g_once_init_leave (&done, 1);
   }
   f->frames_in_flight = GST_HIP_IN_FLIGHT_DEFAULT;
-  f->duration = GST_CLOCK_TIME_NONE;
+  f->duration = f->reported = GST_CLOCK_TIME_NONE;
+  f->holds = TRUE;
   f->trans = trans;
   f->funcs = funcs;
 }
@@ -153,6 +154,10 @@ slot_drop (GstHipInFlight * f, guint index)
 static void
 discard (GstHipInFlight * f)
 {
+  /* Frames lost (a push or a wait failed): the next one follows a gap. A
+   * flush clears it again. */
+  if (f->pending)
+    f->gap = TRUE;
   while (f->pending) {
     slot_drop (f, f->first);
     f->first = (f->first + 1) % f->n_slots;
@@ -168,8 +173,7 @@ gst_hip_in_flight_start (GstHipInFlight * f, GstHipDevice * dev)
 
   GST_OBJECT_LOCK (f->trans);
   f->n_slots = f->frames_in_flight;
-  f->duration = GST_CLOCK_TIME_NONE;
-  f->latency_unknown = FALSE;
+  f->duration = f->reported = GST_CLOCK_TIME_NONE;
   GST_OBJECT_UNLOCK (f->trans);
   f->device = dev;
   f->first = f->pending = 0;
@@ -200,7 +204,12 @@ void
 gst_hip_in_flight_stop (GstHipInFlight * f)
 {
   guint i;
+  gint prev;
 
+  if (f->device == NULL || !f->device->opened)
+    return;
+  /* On the application's thread, with its device current. */
+  prev = gst_hip_device_enter (f->device);
   discard (f);
   for (i = 0; i < f->n_slots; i++) {
     GstHipSlot *slot = &f->slots[i];
@@ -218,7 +227,10 @@ gst_hip_in_flight_stop (GstHipInFlight * f)
   gst_hip_device_stream_free (f->device, f->upload);
   gst_hip_device_stream_free (f->device, f->download);
   f->upload = f->download = NULL;
+  GST_OBJECT_LOCK (f->trans);
   f->n_slots = 0;
+  GST_OBJECT_UNLOCK (f->trans);
+  gst_hip_device_leave (prev);
 }
 
 /* Waits for the oldest frame and hands its output buffer back. */
@@ -235,7 +247,7 @@ finish_oldest (GstHipInFlight * f, GstBuffer ** outbuf)
     return GST_FLOW_ERROR;
   }
   *outbuf = slot_release (f, index);
-  if (*outbuf && discont) {
+  if (*outbuf && discont && !GST_BUFFER_IS_DISCONT (*outbuf)) {
     *outbuf = gst_buffer_make_writable (*outbuf);
     GST_BUFFER_FLAG_SET (*outbuf, GST_BUFFER_FLAG_DISCONT);
   }
@@ -314,35 +326,83 @@ enqueue (GstHipInFlight * f, guint index)
   return TRUE;
 }
 
-void
-gst_hip_in_flight_latency_changed (GstHipInFlight * f)
+/* Frames a frame waits for, times a frame's duration: the caps' frame
+ * rate, or the longest duration seen where the rate varies (the caps'
+ * max-framerate, if any, is only its shortest). Call with the object
+ * lock held. */
+static GstClockTime
+extra_latency (GstHipInFlight * f)
 {
-  guint frames;
+  guint frames = f->n_slots ? f->n_slots : f->frames_in_flight;
+  GstClockTime extra = 0;
 
-  GST_OBJECT_LOCK (f->trans);
-  frames = f->n_slots ? f->n_slots : f->frames_in_flight;
-  GST_OBJECT_UNLOCK (f->trans);
-  if (frames > 1)
-    gst_element_post_message (GST_ELEMENT (f->trans),
-        gst_message_new_latency (GST_OBJECT (f->trans)));
+  if (frames < 2 || !f->holds)
+    return 0;
+  if (f->fps_n > 0)
+    extra = gst_util_uint64_scale_int (GST_SECOND * (frames - 1), f->fps_d,
+        f->fps_n);
+  if ((f->fps_n <= 0 || f->variable_fps)
+      && GST_CLOCK_TIME_IS_VALID (f->duration))
+    extra = MAX (extra, (frames - 1) * f->duration);
+  return extra;
 }
 
-/* Keeps the input's duration for the latency query, and asks for a new
- * query where one was answered before any duration was known. */
+/* Posts a latency message where a query was told another latency than
+ * the element now adds; called with the object lock held, which it
+ * releases. */
+static void
+unlock_and_check_latency (GstHipInFlight * f)
+{
+  GstClockTime extra = extra_latency (f);
+  gboolean changed = GST_CLOCK_TIME_IS_VALID (f->reported)
+      && extra != f->reported;
+
+  if (changed)
+    f->reported = extra;
+  GST_OBJECT_UNLOCK (f->trans);
+  if (changed) {
+    GST_DEBUG_OBJECT (f->trans, "latency now %" GST_TIME_FORMAT " more",
+        GST_TIME_ARGS (extra));
+    gst_element_post_message (GST_ELEMENT (f->trans),
+        gst_message_new_latency (GST_OBJECT (f->trans)));
+  }
+}
+
+void
+gst_hip_in_flight_set_format (GstHipInFlight * f, const GstVideoInfo * info)
+{
+  GST_OBJECT_LOCK (f->trans);
+  f->fps_n = info->fps_n;
+  f->fps_d = info->fps_d;
+  f->variable_fps = GST_VIDEO_INFO_FLAG_IS_SET (info,
+      GST_VIDEO_FLAG_VARIABLE_FPS);
+  unlock_and_check_latency (f);
+}
+
+void
+gst_hip_in_flight_set_holding (GstHipInFlight * f, gboolean holds)
+{
+  GST_OBJECT_LOCK (f->trans);
+  f->holds = holds;
+  unlock_and_check_latency (f);
+}
+
+/* Keeps the longest input duration for the latency at a variable frame
+ * rate. */
 static void
 note_duration (GstHipInFlight * f, GstBuffer * input)
 {
-  gboolean unknown;
+  GstClockTime duration = GST_BUFFER_DURATION (input);
 
-  if (!GST_BUFFER_DURATION_IS_VALID (input))
+  if (!GST_CLOCK_TIME_IS_VALID (duration))
     return;
   GST_OBJECT_LOCK (f->trans);
-  f->duration = GST_BUFFER_DURATION (input);
-  unknown = f->latency_unknown;
-  f->latency_unknown = FALSE;
-  GST_OBJECT_UNLOCK (f->trans);
-  if (unknown)
-    gst_hip_in_flight_latency_changed (f);
+  if (GST_CLOCK_TIME_IS_VALID (f->duration) && duration <= f->duration) {
+    GST_OBJECT_UNLOCK (f->trans);
+    return;
+  }
+  f->duration = duration;
+  unlock_and_check_latency (f);
 }
 
 GstFlowReturn
@@ -468,7 +528,13 @@ void
 gst_hip_in_flight_sink_event (GstHipInFlight * f, GstEvent * event)
 {
   if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
-    discard (f);
+    /* A flush comes on the thread that seeks, with its device current. */
+    if (f->pending) {
+      gint prev = gst_hip_device_enter (f->device);
+
+      discard (f);
+      gst_hip_device_leave (prev);
+    }
     f->gap = FALSE;
     /* A buffer passed through behind them, left by a push the flush
      * failed, belongs before the flush too. */
@@ -499,33 +565,19 @@ gst_hip_in_flight_sink_query (GstHipInFlight * f, GstPadDirection direction,
 }
 
 /* Each frame waits for frames-in-flight - 1 newer ones: the slots there
- * are while running, the property before. A variable frame rate (0/1
- * without a max-framerate) gives no frame duration: the last input's
- * stands in, and until one is known the query adds nothing. */
+ * are while running, the property before. */
 void
 gst_hip_in_flight_query (GstHipInFlight * f, GstPadDirection direction,
-    GstQuery * query, const GstVideoInfo * info, gboolean holds_frames)
+    GstQuery * query)
 {
-  GstClockTime min, max, extra = 0, duration;
+  GstClockTime min, max, extra;
   gboolean live;
-  guint frames;
 
   if (direction != GST_PAD_SRC || GST_QUERY_TYPE (query) != GST_QUERY_LATENCY)
     return;
   GST_OBJECT_LOCK (f->trans);
-  frames = f->n_slots ? f->n_slots : f->frames_in_flight;
-  duration = f->duration;
-  if (frames > 1 && holds_frames && info->fps_n <= 0
-      && !GST_CLOCK_TIME_IS_VALID (duration))
-    f->latency_unknown = TRUE;
+  extra = f->reported = extra_latency (f);
   GST_OBJECT_UNLOCK (f->trans);
-  if (frames < 2 || !holds_frames)
-    return;
-  if (info->fps_n > 0)
-    extra = gst_util_uint64_scale_int (GST_SECOND * (frames - 1),
-        info->fps_d, info->fps_n);
-  else if (GST_CLOCK_TIME_IS_VALID (duration))
-    extra = (frames - 1) * duration;
   gst_query_parse_latency (query, &live, &min, &max);
   if (GST_CLOCK_TIME_IS_VALID (max))
     max += extra;

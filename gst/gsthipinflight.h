@@ -89,11 +89,15 @@ typedef struct
   guint pending;                /* frames in flight */
   gboolean draining;            /* hand out every frame in flight */
   gboolean gap;                 /* a gap lies before the next frame */
-  /* Under the object lock: the last input's duration, which stands in for
-   * the frame rate where the caps have none, and whether a latency query
-   * was answered without either. */
+  /* What the latency depends on, under the object lock: the caps' frame
+   * rate, the longest input duration seen (for variable rates), whether
+   * the element holds frames back at all, and what the last latency query
+   * was told (NONE before one). */
+  gint fps_n, fps_d;
+  gboolean variable_fps;
   GstClockTime duration;
-  gboolean latency_unknown;
+  gboolean holds;
+  GstClockTime reported;
 } GstHipInFlight;
 
 void gst_hip_in_flight_init (GstHipInFlight * f, GstBaseTransform * trans,
@@ -139,14 +143,16 @@ void gst_hip_in_flight_sink_event (GstHipInFlight * f, GstEvent * event);
 /* Called by the element's query before it chains up. */
 void gst_hip_in_flight_sink_query (GstHipInFlight * f,
     GstPadDirection direction, GstQuery * query);
-/* Called on a query its parent class answered; @info gives the frame
- * rate, @holds_frames whether frames wait for newer ones (not where the
- * element passes them through). */
+/* Called on a query its parent class answered. */
 void gst_hip_in_flight_query (GstHipInFlight * f, GstPadDirection direction,
-    GstQuery * query, const GstVideoInfo * info, gboolean holds_frames);
-/* Tells the pipeline that the latency the element reports has changed
- * (it now holds frames, or no longer does). */
-void gst_hip_in_flight_latency_changed (GstHipInFlight * f);
+    GstQuery * query);
+/* The element's new caps (their frame rate), and whether frames wait for
+ * newer ones (not while the element passes them through): where either
+ * changes the latency a query was told, a latency message asks for a new
+ * query. */
+void gst_hip_in_flight_set_format (GstHipInFlight * f,
+    const GstVideoInfo * info);
+void gst_hip_in_flight_set_holding (GstHipInFlight * f, gboolean holds);
 
 G_END_DECLS
 

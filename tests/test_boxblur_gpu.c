@@ -695,11 +695,12 @@ GST_END_TEST;
 
 /* A gap in the stream with frames in flight, as without: the frames
  * before it leave at once, and DISCONT marks the first frame after it, for
- * a frame dropped as late and for a DISCONT input alike. */
+ * a frame dropped as late and for a DISCONT input alike, also where an
+ * event pushes that frame out. */
 GST_START_TEST (test_discont_in_flight)
 {
   GstHarness *h = in_flight_harness ();
-  GstBuffer *expected[9], *in;
+  GstBuffer *expected[13], *in;
   guint i;
 
   for (i = 0; i < 3; i++)
@@ -723,34 +724,71 @@ GST_START_TEST (test_discont_in_flight)
   fail_unless_equals_int (gst_harness_buffers_in_queue (h), 3);
   for (i = 5; i < 8; i++)
     pull_numbered (h, i, expected[i]);
+  push_numbered (h, 9, &expected[9]);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   pull_numbered_flagged (h, 8, expected[8], TRUE);
+  pull_numbered (h, 9, expected[9]);
+
+  /* After a drop, the frame after it pushed out by an event, not by the
+   * chain that knows of the gap. */
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+  set_numbered_caps (h);
+  {
+    GstSegment segment;
+
+    gst_segment_init (&segment, GST_FORMAT_TIME);
+    fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
+  }
+  send_qos (h, 10 * GST_SECOND / 30, 10 * GST_MSECOND);
+  push_numbered (h, 10, &expected[10]);
+  gst_buffer_unref (expected[10]);
+  push_numbered (h, 11, &expected[11]);
+  push_numbered (h, 12, &expected[12]);
+  fail_unless (gst_harness_push_event (h,
+          gst_event_new_tag (gst_tag_list_new_empty ())));
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 2);
+  pull_numbered_flagged (h, 11, expected[11], TRUE);
+  pull_numbered (h, 12, expected[12]);
   gst_harness_teardown (h);
 }
 
 GST_END_TEST;
 
-/* The latency reported follows what the element holds back: at a
- * variable frame rate the last frame's duration, nothing while radius 0
- * passes frames through, and a latency message whenever that changes. */
+/* The latency reported follows what the element holds back: the caps'
+ * frame rate, as it changes, at a variable rate the longest frame
+ * duration seen, nothing while radius 0 passes frames through, and a
+ * latency message whenever that changes what a query was told. */
 GST_START_TEST (test_latency)
 {
   GstElement *e = gst_parse_launch ("hipboxblur frames-in-flight=4 "
       "radius=5 border-mode=clamp", NULL);
   GstHarness *h = gst_harness_new_with_element (e, "sink", "src");
   GstBus *bus = gst_bus_new ();
-  GstBuffer *expected;
+  GstBuffer *expected[2], *in;
 
   gst_element_set_bus (h->element, bus);
+  /* Asked before any caps, as live pipelines do. */
+  fail_unless_equals_uint64 (gst_harness_query_latency (h), 0);
+  gst_harness_set_caps_str (h,
+      "video/x-raw,format=NV12,width=97,height=33,framerate=30/1",
+      "video/x-raw,format=NV12,width=97,height=33,framerate=30/1");
+  hipf_test_pop_latency_message (bus);
+  fail_unless_equals_uint64 (gst_harness_query_latency (h),
+      3 * GST_SECOND / 30);
   gst_harness_set_caps_str (h,
       "video/x-raw,format=NV12,width=97,height=33,framerate=0/1",
       "video/x-raw,format=NV12,width=97,height=33,framerate=0/1");
+  hipf_test_pop_latency_message (bus);
   fail_unless_equals_uint64 (gst_harness_query_latency (h), 0);
-  fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_LATENCY) == NULL);
-  push_numbered (h, 0, &expected);
+  push_numbered (h, 0, &expected[0]);
   hipf_test_pop_latency_message (bus);
   fail_unless_equals_uint64 (gst_harness_query_latency (h),
       3 * (GST_SECOND / 30));
+  in = numbered_frame_new (1, &expected[1]);
+  GST_BUFFER_DURATION (in) = GST_SECOND / 60;
+  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_LATENCY) == NULL);
 
   g_object_set (h->element, "radius", 0, NULL);
   hipf_test_pop_latency_message (bus);
@@ -764,7 +802,8 @@ GST_START_TEST (test_latency)
 
   g_object_set (h->element, "radius", 5, NULL);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
-  pull_numbered (h, 0, expected);
+  pull_numbered (h, 0, expected[0]);
+  pull_numbered (h, 1, expected[1]);
   gst_element_set_bus (h->element, NULL);
   gst_object_unref (bus);
   gst_harness_teardown (h);
