@@ -919,7 +919,8 @@ GST_END_TEST;
 /* A push that fails, here on the caps event that follows three frames in
  * flight, drops the frames behind it: none is left on the device while the
  * new caps reallocate the slots, and none of the old size comes out after
- * the new caps. Every frame after them does, in order and exact. */
+ * the new caps. Every frame after them does, in order and exact, the
+ * first marked DISCONT. */
 GST_START_TEST (test_in_flight_push_fails)
 {
   GstHarness *h = in_flight_harness ();
@@ -947,7 +948,9 @@ GST_START_TEST (test_in_flight_push_fails)
     push_numbered (h, i, &expected[i]);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   fail_unless_equals_int (gst_harness_buffers_in_queue (h), 5);
-  for (i = 3; i < 8; i++)
+  /* The first frame after those lost follows a gap. */
+  pull_numbered_flagged (h, 3, expected[3], TRUE);
+  for (i = 4; i < 8; i++)
     pull_numbered (h, i, expected[i]);
   numbered_format = GST_VIDEO_FORMAT_NV12;
   numbered_width = 97;
