@@ -229,6 +229,7 @@ gst_hip_in_flight_stop (GstHipInFlight * f)
   f->upload = f->download = NULL;
   GST_OBJECT_LOCK (f->trans);
   f->n_slots = 0;
+  f->reported = GST_CLOCK_TIME_NONE;
   GST_OBJECT_UNLOCK (f->trans);
   gst_hip_device_leave (prev);
 }
