@@ -239,7 +239,6 @@ hipf_test_check_start_error (const gchar * element)
   }
 }
 
-
 void
 hipf_test_pop_latency_message (GstBus * bus)
 {
