@@ -10,7 +10,10 @@
  *   hipf-bench [--quick] [--kernels-only | --elements-only] [--csv FILE] [--runs N]
  *
  * --quick runs the CPU rows only, on small frames, so CI keeps it working
- * without a GPU.
+ * without a GPU. The latency rows feed frames at a live source's pace and
+ * give the median time a frame spends in the element; their copy column
+ * holds the interval between frames, so that the ratio is the latency in
+ * frames.
  */
 #include <math.h>
 #include <stdio.h>
@@ -439,13 +442,43 @@ unblock_on_error (GstBus * bus, GstMessage * msg, gpointer src)
   return GST_BUS_PASS;
 }
 
+/* Frames before timing: the device opened, memory allocated. */
+#define WARM_UP 8
+
+/* When each frame entered and left the element, by its index. */
+typedef struct
+{
+  gint rate;
+  gint64 *t;
+  gint frames;
+} PassTimes;
+
+static GstPadProbeReturn
+note_pass (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  PassTimes *p = data;
+  GstClockTime pts = GST_BUFFER_PTS (GST_PAD_PROBE_INFO_BUFFER (info));
+  gint i = (gint) gst_util_uint64_scale_round (pts, p->rate, GST_SECOND);
+
+  if (i >= 0 && i < p->frames)
+    p->t[i] = g_get_monotonic_time ();
+  return GST_PAD_PROBE_OK;
+}
+
+/* Runs @frames frames through @element and returns its frames/s. With
+ * @pace, frames enter at that many a second, as from a live source, and
+ * @latency_us gets the median time from a frame entering the element to
+ * its leaving it. */
 static gdouble
 bench_element (const gchar * element, GstVideoFormat format, gint w, gint h,
-    gboolean pinned, gint frames)
+    gboolean pinned, gint frames, gint pace, gdouble * latency_us)
 {
+  const gint rate = pace > 0 ? pace : 30;
   GstVideoInfo info;
   GstBuffer *pool[ROTATION];
-  GstElement *pipeline, *src;
+  GstElement *pipeline, *src, *under_test;
+  PassTimes in = { rate, g_new0 (gint64, frames), frames };
+  PassTimes out = { rate, g_new0 (gint64, frames), frames };
   GstBus *bus;
   GstMessage *msg;
   GError *error = NULL;
@@ -454,21 +487,35 @@ bench_element (const gchar * element, GstVideoFormat format, gint w, gint h,
   gint i;
 
   desc = g_strdup_printf ("appsrc name=src format=time is-live=false "
-      "max-buffers=8 block=true ! %s ! fakesink sync=false", element);
+      "max-buffers=8 block=true ! %s name=under_test ! fakesink sync=false",
+      element);
   pipeline = gst_parse_launch_full (desc, NULL, GST_PARSE_FLAG_FATAL_ERRORS,
       &error);
   g_free (desc);
   if (pipeline == NULL) {
     g_printerr ("%s: %s\n", element, error->message);
     g_error_free (error);
+    g_free (in.t);
+    g_free (out.t);
     return 0;
   }
   src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+  under_test = gst_bin_get_by_name (GST_BIN (pipeline), "under_test");
+  if (pace > 0) {
+    GstPad *sink = gst_element_get_static_pad (under_test, "sink");
+    GstPad *srcpad = gst_element_get_static_pad (under_test, "src");
+
+    gst_pad_add_probe (sink, GST_PAD_PROBE_TYPE_BUFFER, note_pass, &in, NULL);
+    gst_pad_add_probe (srcpad, GST_PAD_PROBE_TYPE_BUFFER, note_pass, &out,
+        NULL);
+    gst_object_unref (sink);
+    gst_object_unref (srcpad);
+  }
   bus = gst_element_get_bus (pipeline);
   gst_bus_set_sync_handler (bus, unblock_on_error, src, NULL);
 
   gst_video_info_set_format (&info, format, w, h);
-  info.fps_n = 30;
+  info.fps_n = rate;
   info.fps_d = 1;
   for (i = 0; i < ROTATION; i++) {
     guint8 *data;
@@ -495,10 +542,18 @@ bench_element (const gchar * element, GstVideoFormat format, gint w, gint h,
   for (i = 0; i < frames; i++) {
     GstBuffer *buf = gst_buffer_copy (pool[i % ROTATION]);      /* shares memory */
 
-    GST_BUFFER_PTS (buf) = gst_util_uint64_scale (i, GST_SECOND, 30);
-    GST_BUFFER_DURATION (buf) = GST_SECOND / 30;
-    if (i == 8)                 /* after warm-up: device open, allocations */
+    GST_BUFFER_PTS (buf) = gst_util_uint64_scale (i, GST_SECOND, rate);
+    GST_BUFFER_DURATION (buf) = GST_SECOND / rate;
+    if (i == WARM_UP)
       t0 = g_get_monotonic_time ();
+    if (pace > 0 && i > WARM_UP) {
+      gint64 due = t0 + gst_util_uint64_scale (i - WARM_UP, G_USEC_PER_SEC,
+          pace);
+      gint64 now = g_get_monotonic_time ();
+
+      if (due > now)
+        g_usleep (due - now);
+    }
     if (gst_app_src_push_buffer (GST_APP_SRC (src), buf) != GST_FLOW_OK)
       break;
   }
@@ -518,10 +573,23 @@ bench_element (const gchar * element, GstVideoFormat format, gint w, gint h,
   gst_bus_set_sync_handler (bus, NULL, NULL, NULL);
   gst_object_unref (bus);
   gst_object_unref (src);
+  gst_object_unref (under_test);
   gst_object_unref (pipeline);
   for (i = 0; i < ROTATION; i++)
     gst_buffer_unref (pool[i]);
-  return t1 > t0 ? (frames - 8) * 1e6 / (t1 - t0) : 0;
+  if (pace > 0) {
+    gdouble *lat = g_new (gdouble, frames);
+    gint n = 0;
+
+    for (i = WARM_UP; i < frames; i++)
+      if (in.t[i] && out.t[i])
+        lat[n++] = out.t[i] - in.t[i];
+    *latency_us = n == frames - WARM_UP ? median (lat, n) : 0;
+    g_free (lat);
+  }
+  g_free (in.t);
+  g_free (out.t);
+  return t1 > t0 ? (frames - WARM_UP) * 1e6 / (t1 - t0) : 0;
 }
 
 /* ---- CPU reference rows ----------------------------------------------------- */
@@ -675,6 +743,18 @@ main (int argc, char **argv)
       {"hipboxblur", "hipboxblur radius=6", "pinned in",
           GST_VIDEO_FORMAT_NV12, 1920, 1080, TRUE, LINK_BOTH},
     };
+    /* Frames at a live pace: how long each stays in the element. */
+    static const struct
+    {
+      const gchar *name, *element, *params;
+    } paced[] = {
+      {"hipboxblur", "hipboxblur radius=6", "60/s in, pinned, latency"},
+      {"hipboxblur", "hipboxblur radius=6 frames-in-flight=4",
+          "60/s in, pinned, 4 in flight, latency"},
+      {"hiphist", "hiphistogram frames-in-flight=4",
+          "60/s in, pinned, 4 in flight, latency"},
+    };
+    static const gint pace = 60, paced_frames = WARM_UP + 60;
     guint i;
 
     CHECK (hipSetDevice (device));
@@ -719,10 +799,18 @@ main (int argc, char **argv)
       g_free (params);
       fps = bench_element (pipelines[i].element, pipelines[i].format,
           pipelines[i].width, pipelines[i].height, pipelines[i].pinned,
-          frames);
+          frames, 0, NULL);
       add_row (pipelines[i].name, pipelines[i].format, pipelines[i].width,
           pipelines[i].height, pipelines[i].params, fps > 0 ? 1e6 / fps : 0,
           link, fps);
+    }
+    for (i = 0; i < G_N_ELEMENTS (paced); i++) {
+      gdouble latency = 0;
+
+      bench_element (paced[i].element, GST_VIDEO_FORMAT_RGBA, 3840, 2160,
+          TRUE, paced_frames, pace, &latency);
+      add_row (paced[i].name, GST_VIDEO_FORMAT_RGBA, 3840, 2160,
+          paced[i].params, latency, 1e6 / pace, 0);
     }
     if (!elements_only) {
       g_printerr ("cpu reference:\n");

@@ -14,11 +14,13 @@
  *
  * With #GstHipBoxBlur:frames-in-flight above 1, uploads, kernels and
  * downloads of consecutive frames overlap (uploads on one stream, downloads
- * on another) and each frame leaves the element once that many newer
- * frames have entered it (or at EOS); the added latency is reported in the
- * latency query. With one frame in flight, a frame crosses the device in
- * #GstHipBoxBlur:slices of rows instead, each slice's download overlapping
- * the next one's kernels and later ones' uploads, with no added latency.
+ * on another); a frame leaves the element when a newer frame enters once
+ * the device is done with it, at the latest once frames-in-flight - 1
+ * newer frames have entered (or at EOS), and the most latency this adds is
+ * reported in the latency query. With one frame in flight, a frame crosses
+ * the device in #GstHipBoxBlur:slices of rows instead, each slice's
+ * download overlapping the next one's kernels and later ones' uploads, with
+ * no added latency.
  * The element offers upstream a pool of pinned host memory and writes its
  * output to pinned memory, so that frames cross the link by DMA.
  *

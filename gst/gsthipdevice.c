@@ -32,6 +32,11 @@
  * warning. The variable is read at each open, so a test can set it before
  * starting an element and unset it afterwards. Unset, each counted call
  * costs one predictable branch.
+ *
+ * A device slower than its source (a test hook too): with GST_HIP_BUSY set
+ * as gst_hip_device_open() runs, gst_hip_device_event_done() never reports
+ * work done, so that frames in flight leave only when their element must
+ * wait for them, as they would behind a device always busy.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -212,6 +217,10 @@ gst_hip_device_open (GstHipDevice * dev, GstElement * element, gint device_id)
   dev->element = element;
   dev->device_id = device_id;
   faults_parse (dev);
+  dev->faults.busy = g_getenv ("GST_HIP_BUSY") != NULL;
+  if (dev->faults.busy)
+    GST_WARNING_OBJECT (element, "GST_HIP_BUSY: work is never reported done "
+        "without a wait");
 
   err = hipGetDeviceCount (&count);
   if (err != hipSuccess || count == 0) {
@@ -468,6 +477,14 @@ gst_hip_device_record (GstHipDevice * dev, hipEvent_t event,
 {
   CHECK (dev, hipEventRecord (event, stream));
   return TRUE;
+}
+
+/* Without waiting: an error reads as done, so that the wait that follows
+ * reports it at once. */
+gboolean
+gst_hip_device_event_done (GstHipDevice * dev, hipEvent_t event)
+{
+  return !dev->faults.busy && hipEventQuery (event) != hipErrorNotReady;
 }
 
 gboolean

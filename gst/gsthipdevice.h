@@ -34,6 +34,7 @@ typedef struct
     guint64 call;               /* the call of that kind to fail, from 1 */
   } rules[GST_HIP_FAIL_MAX_RULES];
   guint64 calls[GST_HIP_N_OPS]; /* calls made since the device was opened */
+  gboolean busy;                /* GST_HIP_BUSY: work is never done early */
 } GstHipFaults;
 
 /* The device, stream and error reporting one element uses. Plain struct,
@@ -88,6 +89,8 @@ gboolean gst_hip_device_event_new (GstHipDevice * dev, hipEvent_t * event);
 void gst_hip_device_event_free (GstHipDevice * dev, hipEvent_t event);
 gboolean gst_hip_device_record (GstHipDevice * dev, hipEvent_t event,
     hipStream_t stream);
+/* Whether the work before @event's last record is done. */
+gboolean gst_hip_device_event_done (GstHipDevice * dev, hipEvent_t event);
 gboolean gst_hip_device_event_wait (GstHipDevice * dev, hipEvent_t event);
 /* Work enqueued on @stream from now on waits for @event's last record. */
 gboolean gst_hip_device_stream_wait (GstHipDevice * dev, hipStream_t stream,

@@ -14,10 +14,13 @@
  * so that even one frame in flight keeps both copy engines busy: slice k
  * is downloaded while slice k + 1 is blurred and later ones uploaded.
  *
- * A frame leaves once N - 1 newer frames have entered, in order; serialized
- * events (EOS, segment, caps, ...) first push every frame in flight (those
- * after a push that fails are dropped), so does a DRAIN query, a flush
- * drops them, and the latency query adds N - 1 frames.
+ * Frames leave in order: a frame leaves when a newer one enters and the
+ * device is done with it, and at the latest once N - 1 newer frames have
+ * entered, so that a source slower than the device (a live one) gets each
+ * frame one frame later, not N - 1. Serialized events (EOS, segment, caps,
+ * ...) first push every frame in flight (those after a push that fails are
+ * dropped), so does a DRAIN query, a flush drops them, and the latency
+ * query adds N - 1 frames, what a source faster than the device sees.
  *
  * A gap in the stream (a DISCONT input, a frame dropped as late) lets the
  * frames before it leave at once, pushed here: GstBaseTransform's chain
@@ -70,11 +73,13 @@ gst_hip_in_flight_install_property (GObjectClass * klass, guint prop_id)
 {
   g_object_class_install_property (klass, prop_id,
       g_param_spec_uint ("frames-in-flight", "Frames in flight",
-          "Frames processed at once, their transfers and kernels overlapping; "
-          "each frame leaves once frames-in-flight - 1 newer frames entered, "
-          "adding as many frames of latency", 1, GST_HIP_IN_FLIGHT_MAX,
-          GST_HIP_IN_FLIGHT_DEFAULT, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
-          | GST_PARAM_MUTABLE_READY));
+          "Most frames processed at once, their transfers and kernels "
+          "overlapping; a frame leaves once the device is done with it and a "
+          "newer frame entered, at the latest once frames-in-flight - 1 "
+          "newer frames entered, which adds up to as many frames of latency",
+          1, GST_HIP_IN_FLIGHT_MAX, GST_HIP_IN_FLIGHT_DEFAULT,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
 }
 
 GstFlowReturn
@@ -234,6 +239,15 @@ gst_hip_in_flight_stop (GstHipInFlight * f)
   gst_hip_device_leave (prev);
 }
 
+/* Recorded once the oldest frame's last download is done. */
+static hipEvent_t
+oldest_done_event (GstHipInFlight * f)
+{
+  GstHipSlot *slot = &f->slots[f->first];
+
+  return slot->downloaded[slot->n_slices - 1];
+}
+
 /* Waits for the oldest frame and hands its output buffer back. */
 static GstFlowReturn
 finish_oldest (GstHipInFlight * f, GstBuffer ** outbuf)
@@ -242,8 +256,7 @@ finish_oldest (GstHipInFlight * f, GstBuffer ** outbuf)
   GstHipSlot *slot = &f->slots[index];
   gboolean discont = slot->discont;
 
-  if (!gst_hip_device_event_wait (f->device,
-          slot->downloaded[slot->n_slices - 1])) {
+  if (!gst_hip_device_event_wait (f->device, oldest_done_event (f))) {
     discard (f);
     return GST_FLOW_ERROR;
   }
@@ -327,7 +340,7 @@ enqueue (GstHipInFlight * f, guint index)
   return TRUE;
 }
 
-/* Frames a frame waits for, times a frame's duration: the caps' frame
+/* Frames a frame waits for at most, times a frame's duration: the caps' frame
  * rate, or the longest duration seen where the rate varies (the caps'
  * max-framerate, if any, is only its shortest). Call with the object
  * lock held. */
@@ -512,7 +525,10 @@ gst_hip_in_flight_generate_output (GstHipInFlight * f, GstBuffer ** outbuf)
   GstBaseTransform *trans = f->trans;
 
   *outbuf = NULL;
-  if (f->pending && (f->draining || f->pending >= f->n_slots))
+  /* The newest frame was just enqueued: not worth asking about. */
+  if (f->pending && (f->draining || f->pending >= f->n_slots
+          || (f->pending > 1 && gst_hip_device_event_done (f->device,
+                  oldest_done_event (f)))))
     return finish_oldest (f, outbuf);
   f->draining = FALSE;
   if (trans->queued_buf) {
@@ -565,8 +581,8 @@ gst_hip_in_flight_sink_query (GstHipInFlight * f, GstPadDirection direction,
     GST_DEBUG_OBJECT (f->trans, "draining: %s", gst_flow_get_name (ret));
 }
 
-/* Each frame waits for frames-in-flight - 1 newer ones: the slots there
- * are while running, the property before. */
+/* Each frame waits for at most frames-in-flight - 1 newer ones: the slots
+ * there are while running, the property before. */
 void
 gst_hip_in_flight_query (GstHipInFlight * f, GstPadDirection direction,
     GstQuery * query)

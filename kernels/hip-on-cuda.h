@@ -24,6 +24,7 @@ typedef enum cudaDeviceAttr hipDeviceAttribute_t;
 #define hipErrorNoDevice                cudaErrorNoDevice
 #define hipErrorInvalidDevice           cudaErrorInvalidDevice
 #define hipErrorLaunchFailure           cudaErrorLaunchFailure
+#define hipErrorNotReady                cudaErrorNotReady
 
 #define hipMemcpyHostToDevice           cudaMemcpyHostToDevice
 #define hipMemcpyDeviceToHost           cudaMemcpyDeviceToHost

@@ -13,6 +13,7 @@
 
 #include "gpucheck.h"
 #include "hipf-kernels.h"
+#include "hipf-runtime.h"
 #include "reference.h"
 #include "testutil.h"
 
@@ -543,20 +544,34 @@ set_numbered_caps (GstHarness * h)
 }
 
 /* hipboxblur with four frames in flight, blurring as push_numbered's
- * reference does, negotiated for the numbered frames. */
+ * reference does, negotiated for the numbered frames. Unless @done_early,
+ * its device never reports a frame done before the element must wait for
+ * it (GST_HIP_BUSY), so that frames leave when they must, whatever the
+ * GPU's pace. */
 static GstHarness *
-in_flight_harness (void)
+in_flight_harness_full (gboolean done_early)
 {
-  GstHarness *h = gst_harness_new_parse ("hipboxblur frames-in-flight=4 "
-      "radius=5 border-mode=clamp");
+  GstHarness *h;
 
+  if (!done_early)
+    g_setenv ("GST_HIP_BUSY", "1", TRUE);
+  h = gst_harness_new_parse ("hipboxblur frames-in-flight=4 radius=5 "
+      "border-mode=clamp");
+  g_unsetenv ("GST_HIP_BUSY");
   set_numbered_caps (h);
   return h;
 }
 
-/* Several frames in flight: each leaves after three newer ones, EOS hands
- * out the rest in order, a flush drops them, frames after a flush and a
- * new segment (a seek) come out, latency grows by three frames. */
+static GstHarness *
+in_flight_harness (void)
+{
+  return in_flight_harness_full (FALSE);
+}
+
+/* Several frames in flight on a device always busy: each leaves after
+ * three newer ones, EOS hands out the rest in order, a flush drops them,
+ * frames after a flush and a new segment (a seek) come out, latency grows
+ * by three frames. */
 GST_START_TEST (test_frames_in_flight)
 {
   GstHarness *h = in_flight_harness ();
@@ -603,6 +618,32 @@ GST_START_TEST (test_frames_in_flight)
   fail_unless_equals_int (gst_harness_buffers_in_queue (h), 6);
   for (i = 5; i < 11; i++)
     pull_numbered (h, i, expected[i]);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A frame the device is done with leaves as soon as a newer one enters, not
+ * three frames later, and the newest waits for one: a source slower than
+ * the device (here, one that waits for it) gets each frame one frame
+ * later. */
+GST_START_TEST (test_done_frames_leave)
+{
+  GstHarness *h = in_flight_harness_full (TRUE);
+  GstBuffer *expected[6];
+  guint i;
+
+  for (i = 0; i < 6; i++) {
+    push_numbered (h, i, &expected[i]);
+    fail_unless_equals_int (gst_harness_buffers_received (h), i);
+    fail_unless_equals_int (hipDeviceSynchronize (), hipSuccess);
+  }
+  fail_unless_equals_uint64 (gst_harness_query_latency (h),
+      3 * GST_SECOND / 30);
+  for (i = 0; i < 5; i++)
+    pull_numbered (h, i, expected[i]);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  pull_numbered (h, 5, expected[5]);
   gst_harness_teardown (h);
 }
 
@@ -1819,6 +1860,7 @@ boxblur_gpu_suite (void)
   tcase_add_test (tc, test_padded_output);
   tcase_add_test (tc, test_passthrough_and_changes);
   tcase_add_test (tc, test_frames_in_flight);
+  tcase_add_test (tc, test_done_frames_leave);
   tcase_add_test (tc, test_in_flight_push_fails);
   tcase_add_test (tc, test_drain_query);
   tcase_add_test (tc, test_qos);
