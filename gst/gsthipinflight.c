@@ -496,6 +496,12 @@ void
 gst_hip_in_flight_pass (GstHipInFlight * f, GstBuffer * buf)
 {
   f->draining = f->pending > 0;
+  /* GstBaseTransform knows of gaps from its own drops and inputs only, not
+   * of frames lost to a push that failed. */
+  if (f->gap && !GST_BUFFER_IS_DISCONT (buf)) {
+    buf = gst_buffer_make_writable (buf);
+    GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DISCONT);
+  }
   f->gap = FALSE;
   /* One left behind by a push that failed is not wanted any more. */
   if (f->trans->queued_buf)

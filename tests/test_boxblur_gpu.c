@@ -649,6 +649,51 @@ GST_START_TEST (test_done_frames_leave)
 
 GST_END_TEST;
 
+/* The same for a frame passed through at radius 0 after frames lost to a
+ * push that failed, here on a tag event: it leaves as it came, marked
+ * DISCONT, and the next one does not. */
+GST_START_TEST (test_in_flight_push_fails_passthrough)
+{
+  GstHarness *h = in_flight_harness ();
+  GstBuffer *expected, *in[2];
+  GstElement *blur;
+  guint i;
+
+  for (i = 0; i < 3; i++) {
+    push_numbered (h, i, &expected);
+    gst_buffer_unref (expected);
+  }
+  fail_unless (gst_pad_set_active (h->sinkpad, FALSE));
+  gst_harness_push_event (h, gst_event_new_tag (gst_tag_list_new_empty ()));
+  fail_unless (gst_pad_set_active (h->sinkpad, TRUE));
+
+  blur = gst_harness_find_element (h, "hipboxblur");
+  g_object_set (blur, "radius", 0, NULL);
+  gst_object_unref (blur);
+  for (i = 0; i < 2; i++) {
+    GstBuffer *out;
+
+    in[i] = numbered_frame_new (3 + i, &expected);
+    gst_buffer_unref (expected);
+    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in[i])),
+        GST_FLOW_OK);
+    out = gst_harness_pull (h);
+    fail_unless (out != NULL, "frame %u missing", 3 + i);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (out), (3 + i) * GST_SECOND /
+        30);
+    fail_unless (gst_buffer_peek_memory (out, 0) == gst_buffer_peek_memory
+        (in[i], 0), "frame %u not passed through", 3 + i);
+    fail_unless (!GST_BUFFER_IS_DISCONT (out) == (i > 0), "frame %u: DISCONT "
+        "%s", 3 + i, i == 0 ? "missing" : "where no gap was");
+    gst_buffer_unref (out);
+    gst_buffer_unref (in[i]);
+  }
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* A DRAIN query (a decoder about to free the buffers it handed out) gets
  * every frame in flight out before it is answered. */
 GST_START_TEST (test_drain_query)
@@ -1862,6 +1907,7 @@ boxblur_gpu_suite (void)
   tcase_add_test (tc, test_frames_in_flight);
   tcase_add_test (tc, test_done_frames_leave);
   tcase_add_test (tc, test_in_flight_push_fails);
+  tcase_add_test (tc, test_in_flight_push_fails_passthrough);
   tcase_add_test (tc, test_drain_query);
   tcase_add_test (tc, test_qos);
   tcase_add_test (tc, test_discont_in_flight);
