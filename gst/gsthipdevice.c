@@ -34,7 +34,7 @@
  * costs one predictable branch.
  *
  * A device slower than its source (a test hook too): with GST_HIP_BUSY set
- * as gst_hip_device_open() runs, gst_hip_device_event_done() never reports
+ * (not empty) as gst_hip_device_open() runs, gst_hip_device_event_done() never reports
  * work done, so that frames in flight leave only when their element must
  * wait for them, as they would behind a device always busy.
  */
@@ -209,6 +209,7 @@ open_stream (GstHipDevice * dev)
 gboolean
 gst_hip_device_open (GstHipDevice * dev, GstElement * element, gint device_id)
 {
+  const gchar *busy;
   gint count = 0;
   hipError_t err;
 
@@ -217,7 +218,8 @@ gst_hip_device_open (GstHipDevice * dev, GstElement * element, gint device_id)
   dev->element = element;
   dev->device_id = device_id;
   faults_parse (dev);
-  dev->faults.busy = g_getenv ("GST_HIP_BUSY") != NULL;
+  busy = g_getenv ("GST_HIP_BUSY");
+  dev->faults.busy = busy != NULL && *busy != '\0';
   if (dev->faults.busy)
     GST_WARNING_OBJECT (element, "GST_HIP_BUSY: work is never reported done "
         "without a wait");
@@ -480,11 +482,18 @@ gst_hip_device_record (GstHipDevice * dev, hipEvent_t event,
 }
 
 /* Without waiting: an error reads as done, so that the wait that follows
- * reports it at once. */
+ * reports it at once (GST_HIP_FAIL cannot inject one here; the wait's own
+ * failures are injected as sync). */
 gboolean
 gst_hip_device_event_done (GstHipDevice * dev, hipEvent_t event)
 {
-  return !dev->faults.busy && hipEventQuery (event) != hipErrorNotReady;
+  if (dev->faults.busy)
+    return FALSE;
+  if (hipEventQuery (event) != hipErrorNotReady)
+    return TRUE;
+  /* ROCm keeps "not ready" as the thread's last error. */
+  clear_last_error ();
+  return FALSE;
 }
 
 gboolean

@@ -14,13 +14,14 @@
  * so that even one frame in flight keeps both copy engines busy: slice k
  * is downloaded while slice k + 1 is blurred and later ones uploaded.
  *
- * Frames leave in order: a frame leaves when a newer one enters and the
- * device is done with it, and at the latest once N - 1 newer frames have
- * entered, so that a source slower than the device (a live one) gets each
- * frame one frame later, not N - 1. Serialized events (EOS, segment, caps,
- * ...) first push every frame in flight (those after a push that fails are
- * dropped), so does a DRAIN query, a flush drops them, and the latency
- * query adds N - 1 frames, what a source faster than the device sees.
+ * Frames leave in order: a frame leaves when a newer one enters and finds
+ * the device done with it, and at the latest once N - 1 newer frames have
+ * entered, so that behind a source slower than the device (a live one)
+ * each frame leaves one frame later, not N - 1. Serialized events (EOS,
+ * segment, caps, ...) first push every frame in flight (those after a push
+ * that fails are dropped), so does a DRAIN query, a flush drops them, and
+ * the latency query adds N - 1 frames, the most a frame may wait; sinks
+ * that sync still render each frame that late.
  *
  * A gap in the stream (a DISCONT input, a frame dropped as late) lets the
  * frames before it leave at once, pushed here: GstBaseTransform's chain
@@ -74,9 +75,9 @@ gst_hip_in_flight_install_property (GObjectClass * klass, guint prop_id)
   g_object_class_install_property (klass, prop_id,
       g_param_spec_uint ("frames-in-flight", "Frames in flight",
           "Most frames processed at once, their transfers and kernels "
-          "overlapping; a frame leaves once the device is done with it and a "
-          "newer frame entered, at the latest once frames-in-flight - 1 "
-          "newer frames entered, which adds up to as many frames of latency",
+          "overlapping; a frame leaves when a newer frame enters and finds "
+          "the device done with it, at the latest once frames-in-flight - 1 "
+          "newer frames entered, and the latency reported is that most",
           1, GST_HIP_IN_FLIGHT_MAX, GST_HIP_IN_FLIGHT_DEFAULT,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));

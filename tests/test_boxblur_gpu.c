@@ -553,7 +553,9 @@ in_flight_harness_full (gboolean done_early)
 {
   GstHarness *h;
 
-  if (!done_early)
+  if (done_early)
+    g_unsetenv ("GST_HIP_BUSY");
+  else
     g_setenv ("GST_HIP_BUSY", "1", TRUE);
   h = gst_harness_new_parse ("hipboxblur frames-in-flight=4 radius=5 "
       "border-mode=clamp");

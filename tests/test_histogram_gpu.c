@@ -755,6 +755,46 @@ GST_START_TEST (test_frames_in_flight_passthrough)
 
 GST_END_TEST;
 
+/* A frame passed through with nothing to count, after frames in flight
+ * lost to a push that failed (here on a tag event), is marked DISCONT;
+ * the next one is not. */
+GST_START_TEST (test_in_flight_push_fails_passthrough)
+{
+  GstBus *bus;
+  GstHarness *h = busy_harness_for ("hiphistogram frames-in-flight=3",
+      GST_VIDEO_FORMAT_GRAY8, 16, 8, &bus);
+  guint i;
+
+  for (i = 0; i < 2; i++)
+    fail_unless_equals_int (gst_harness_push (h, timed_frame (i *
+                FRAME_DURATION)), GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
+  fail_unless (gst_pad_set_active (h->sinkpad, FALSE));
+  gst_harness_push_event (h, gst_event_new_tag (gst_tag_list_new_empty ()));
+  fail_unless (gst_pad_set_active (h->sinkpad, TRUE));
+
+  g_object_set (h->element, "post-messages", FALSE, "attach-meta", FALSE,
+      NULL);
+  for (i = 2; i < 4; i++) {
+    GstBuffer *in = timed_frame (i * FRAME_DURATION), *out;
+    GstMemory *mem = gst_buffer_peek_memory (in, 0);
+
+    fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+    out = gst_harness_pull (h);
+    fail_unless (out != NULL, "frame %u missing", i);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (out), i * FRAME_DURATION);
+    fail_unless (gst_buffer_peek_memory (out, 0) == mem, "frame %u copied",
+        i);
+    fail_unless (!GST_BUFFER_IS_DISCONT (out) == (i > 2), "frame %u: DISCONT "
+        "%s", i, i == 2 ? "missing" : "where no gap was");
+    gst_buffer_unref (out);
+  }
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+  teardown (h, bus);
+}
+
+GST_END_TEST;
+
 /* hipf_histogram() called directly on a plane of one-byte (GRAY8) or
  * four-byte pixels (R, G, B, alpha and luma, as RGBA counts): a region
  * with no width or no height, a negative one included, counts nothing and
@@ -871,6 +911,7 @@ histogram_gpu_suite (void)
   tcase_add_test (tc, test_exposure_settings);
   tcase_add_test (tc, test_frames_in_flight);
   tcase_add_test (tc, test_frames_in_flight_passthrough);
+  tcase_add_test (tc, test_in_flight_push_fails_passthrough);
   tcase_add_test (tc, test_api_regions);
   return s;
 }
