@@ -34,9 +34,9 @@
  * costs one predictable branch.
  *
  * A device slower than its source (a test hook too): with GST_HIP_BUSY set
- * (not empty) as gst_hip_device_open() runs, gst_hip_device_event_done() never reports
- * work done, so that frames in flight leave only when their element must
- * wait for them, as they would behind a device always busy.
+ * (not empty) as gst_hip_device_open() runs, gst_hip_device_event_done()
+ * never reports work done, so that frames in flight leave only when their
+ * element must wait for them, as they would behind a device always busy.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
