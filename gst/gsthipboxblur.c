@@ -601,7 +601,9 @@ gst_hip_box_blur_generate_output (GstBaseTransform * trans,
 static gboolean
 gst_hip_box_blur_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
-  gst_hip_in_flight_sink_event (&GST_HIP_BOX_BLUR (trans)->in_flight, event);
+  if (gst_hip_in_flight_sink_event (&GST_HIP_BOX_BLUR (trans)->in_flight,
+          event))
+    return TRUE;
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
 }
 

@@ -318,7 +318,8 @@ gst_hip_histogram_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
   GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
 
-  gst_hip_in_flight_sink_event (&self->in_flight, event);
+  if (gst_hip_in_flight_sink_event (&self->in_flight, event))
+    return TRUE;
   if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
     self->last_post = GST_CLOCK_TIME_NONE;
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);

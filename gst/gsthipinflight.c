@@ -17,9 +17,12 @@
  * Frames leave in order: a frame leaves when a newer one enters and finds
  * the device done with it, and at the latest once N - 1 newer frames have
  * entered, so that behind a source slower than the device (a live one)
- * each frame leaves one frame later, not N - 1. Serialized events (EOS,
+ * each frame leaves one frame later, not N - 1. Tags and custom downstream
+ * events wait behind the frames in flight and leave right after the frame
+ * before them, so that the overlap goes on; other serialized events (EOS,
  * segment, caps, ...) first push every frame in flight (those after a push
- * that fails are dropped), so does a DRAIN query, a flush drops them, and
+ * that fails are dropped), so does a DRAIN query, a flush drops them (the
+ * sticky events among those waiting still go, before the next data), and
  * the latency query adds N - 1 frames, the most a frame may wait; sinks
  * that sync still render each frame that late.
  *
@@ -63,6 +66,7 @@ gst_hip_in_flight_init (GstHipInFlight * f, GstBaseTransform * trans,
     g_once_init_leave (&done, 1);
   }
   f->frames_in_flight = GST_HIP_IN_FLIGHT_DEFAULT;
+  g_queue_init (&f->due);
   f->duration = f->reported = GST_CLOCK_TIME_NONE;
   f->holds = TRUE;
   f->trans = trans;
@@ -139,6 +143,32 @@ slot_release (GstHipInFlight * f, guint index)
   return out;
 }
 
+/* Events whose frame will not leave: sticky ones still go, before the
+ * next data, as a sticky event outlives a flush; the others are dropped. */
+static void
+keep_sticky (GstHipInFlight * f, GList * events)
+{
+  GList *l;
+
+  for (l = events; l; l = l->next) {
+    if (GST_EVENT_IS_STICKY (l->data))
+      g_queue_push_tail (&f->due, l->data);
+    else
+      gst_event_unref (l->data);
+  }
+  g_list_free (events);
+}
+
+/* Pushes the events whose frames have left, in order. */
+static void
+push_due (GstHipInFlight * f)
+{
+  GstEvent *event;
+
+  while ((event = g_queue_pop_head (&f->due)))
+    gst_pad_push_event (f->trans->srcpad, event);
+}
+
 /* Drops the frame of slot @index once no work of it is left on the
  * device. */
 static void
@@ -154,6 +184,8 @@ slot_drop (GstHipInFlight * f, guint index)
   out = slot_release (f, index);
   if (out)
     gst_buffer_unref (out);
+  keep_sticky (f, f->slots[index].events);
+  f->slots[index].events = NULL;
 }
 
 /* Drops every frame in flight. */
@@ -217,6 +249,7 @@ gst_hip_in_flight_stop (GstHipInFlight * f)
   /* On the application's thread, with its device current. */
   prev = gst_hip_device_enter (f->device);
   discard (f);
+  g_queue_clear_full (&f->due, (GDestroyNotify) gst_event_unref);
   for (i = 0; i < f->n_slots; i++) {
     GstHipSlot *slot = &f->slots[i];
     guint k;
@@ -256,12 +289,19 @@ finish_oldest (GstHipInFlight * f, GstBuffer ** outbuf)
   guint index = f->first;
   GstHipSlot *slot = &f->slots[index];
   gboolean discont = slot->discont;
+  GList *l;
 
   if (!gst_hip_device_event_wait (f->device, oldest_done_event (f))) {
     discard (f);
     return GST_FLOW_ERROR;
   }
   *outbuf = slot_release (f, index);
+  /* Pushed after the frame: by push_pending, or by generate_output once
+   * GstBaseTransform's chain pushed it. */
+  for (l = slot->events; l; l = l->next)
+    g_queue_push_tail (&f->due, l->data);
+  g_list_free (slot->events);
+  slot->events = NULL;
   if (*outbuf && discont && !GST_BUFFER_IS_DISCONT (*outbuf)) {
     *outbuf = gst_buffer_make_writable (*outbuf);
     GST_BUFFER_FLAG_SET (*outbuf, GST_BUFFER_FLAG_DISCONT);
@@ -287,6 +327,8 @@ push_pending (GstHipInFlight * f)
     ret = finish_oldest (f, &out);
     if (ret == GST_FLOW_OK && out)
       ret = gst_pad_push (f->trans->srcpad, out);
+    if (ret == GST_FLOW_OK)
+      push_due (f);
   }
   discard (f);
   return ret;
@@ -532,6 +574,8 @@ gst_hip_in_flight_generate_output (GstHipInFlight * f, GstBuffer ** outbuf)
   GstBaseTransform *trans = f->trans;
 
   *outbuf = NULL;
+  /* The events after the frame the chain just pushed. */
+  push_due (f);
   /* The newest frame was just enqueued: not worth asking about. */
   if (f->pending && (f->draining || f->pending >= f->n_slots
           || (f->pending > 1 && gst_hip_device_event_done (f->device,
@@ -546,12 +590,31 @@ gst_hip_in_flight_generate_output (GstHipInFlight * f, GstBuffer ** outbuf)
   return GST_FLOW_OK;
 }
 
-/* Frames in flight leave before any serialized event, so events stay in
- * order with the buffers around them; a flush drops them. */
-void
+/* Serialized events that change nothing about the frames after them: they
+ * can wait behind the frames in flight instead of pushing them out. */
+static gboolean
+follows_frames (GstEvent * event)
+{
+  switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_TAG:
+    case GST_EVENT_CUSTOM_DOWNSTREAM:
+    case GST_EVENT_CUSTOM_DOWNSTREAM_STICKY:
+      return TRUE;
+    default:
+      return FALSE;
+  }
+}
+
+/* Events stay in order with the buffers around them: tags and custom
+ * events wait behind the frames in flight, in the newest one's slot, and
+ * the frames in flight leave before any other serialized event; a flush
+ * drops them. */
+gboolean
 gst_hip_in_flight_sink_event (GstHipInFlight * f, GstEvent * event)
 {
   if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
+    GList *waiting;
+
     /* A flush comes on the thread that seeks, with its device current. */
     if (f->pending) {
       gint prev = gst_hip_device_enter (f->device);
@@ -559,17 +622,32 @@ gst_hip_in_flight_sink_event (GstHipInFlight * f, GstEvent * event)
       discard (f);
       gst_hip_device_leave (prev);
     }
+    waiting = f->due.head;
+    g_queue_init (&f->due);
+    keep_sticky (f, waiting);
     f->gap = FALSE;
     /* A buffer passed through behind them, left by a push the flush
      * failed, belongs before the flush too. */
     gst_buffer_replace (&f->trans->queued_buf, NULL);
-  } else if (GST_EVENT_IS_SERIALIZED (event) && f->pending) {
+    return FALSE;
+  }
+  if (!GST_EVENT_IS_SERIALIZED (event))
+    return FALSE;
+  if (f->pending && follows_frames (event)) {
+    GstHipSlot *newest = &f->slots[(f->first + f->pending - 1) % f->n_slots];
+
+    newest->events = g_list_append (newest->events, event);
+    return TRUE;
+  }
+  if (f->pending) {
     GstFlowReturn ret = push_pending (f);
 
     if (ret != GST_FLOW_OK && ret != GST_FLOW_FLUSHING)
       GST_DEBUG_OBJECT (f->trans, "draining before %s: %s",
           GST_EVENT_TYPE_NAME (event), gst_flow_get_name (ret));
   }
+  push_due (f);
+  return FALSE;
 }
 
 /* Upstream that drains (a decoder about to free its buffers, say) gets

@@ -652,7 +652,7 @@ GST_START_TEST (test_done_frames_leave)
 GST_END_TEST;
 
 /* The same for a frame passed through at radius 0 after frames lost to a
- * push that failed, here on a tag event: it leaves as it came, marked
+ * push that failed, here on a gap event: it leaves as it came, marked
  * DISCONT, and the next one does not. */
 GST_START_TEST (test_in_flight_push_fails_passthrough)
 {
@@ -666,7 +666,8 @@ GST_START_TEST (test_in_flight_push_fails_passthrough)
     gst_buffer_unref (expected);
   }
   fail_unless (gst_pad_set_active (h->sinkpad, FALSE));
-  gst_harness_push_event (h, gst_event_new_tag (gst_tag_list_new_empty ()));
+  gst_harness_push_event (h, gst_event_new_gap (3 * GST_SECOND / 30,
+          GST_SECOND / 30));
   fail_unless (gst_pad_set_active (h->sinkpad, TRUE));
 
   blur = gst_harness_find_element (h, "hipboxblur");
@@ -691,6 +692,108 @@ GST_START_TEST (test_in_flight_push_fails_passthrough)
     gst_buffer_unref (in[i]);
   }
   fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Pulls the events the harness got since the caps and returns how many
+ * were tags titled @title and custom events named @name, in that order, or
+ * -1 where another event came between or after them. */
+static gint
+pull_tag_and_custom (GstHarness * h, const gchar * title, const gchar * name)
+{
+  GstEvent *event;
+  gint found = 0;
+
+  while ((event = gst_harness_try_pull_event (h))) {
+    gchar *t = NULL;
+
+    if (GST_EVENT_TYPE (event) == GST_EVENT_TAG) {
+      GstTagList *tags;
+
+      gst_event_parse_tag (event, &tags);
+      gst_tag_list_get_string (tags, GST_TAG_TITLE, &t);
+      found = found == 0 && g_strcmp0 (t, title) == 0 ? 1 : -1;
+    } else if (GST_EVENT_TYPE (event) == GST_EVENT_CUSTOM_DOWNSTREAM) {
+      found = found == 1 && gst_event_has_name (event, name) ? 2 : -1;
+    } else if (found > 0) {
+      found = -1;
+    }
+    g_free (t);
+    gst_event_unref (event);
+  }
+  return found;
+}
+
+static void
+push_tag_and_custom (GstHarness * h, const gchar * title, const gchar * name)
+{
+  fail_unless (gst_harness_push_event (h, gst_event_new_tag
+          (gst_tag_list_new (GST_TAG_TITLE, title, NULL))));
+  fail_unless (gst_harness_push_event (h, gst_event_new_custom
+          (GST_EVENT_CUSTOM_DOWNSTREAM, gst_structure_new_empty (name))));
+}
+
+/* Tags and custom events wait behind the frames in flight instead of
+ * pushing them out, and leave right after the frame before them. A flush
+ * drops the custom ones behind frames in flight, and the tags still go. */
+GST_START_TEST (test_events_in_flight)
+{
+  GstHarness *h = in_flight_harness ();
+  GstBuffer *expected[8];
+  guint i;
+
+  while (gst_harness_events_in_queue (h))
+    gst_event_unref (gst_harness_pull_event (h));
+  for (i = 0; i < 3; i++)
+    push_numbered (h, i, &expected[i]);
+  push_tag_and_custom (h, "after 2", "after-2");
+  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
+  fail_unless_equals_int (gst_harness_events_in_queue (h), 0);
+  for (i = 3; i < 6; i++) {
+    push_numbered (h, i, &expected[i]);
+    fail_unless_equals_int (gst_harness_buffers_received (h), i - 2);
+    /* Frame 2 left with the sixth frame, the events right after it. */
+    fail_unless_equals_int (pull_tag_and_custom (h, "after 2", "after-2"),
+        i < 5 ? 0 : 2);
+  }
+  for (i = 0; i < 3; i++)
+    pull_numbered (h, i, expected[i]);
+
+  push_numbered (h, 6, &expected[6]);
+  push_tag_and_custom (h, "kept", "dropped");
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+  set_numbered_caps (h);
+  push_numbered (h, 7, &expected[7]);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  /* Frame 3 left with frame 6; the flush dropped 4 to 6. */
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 2);
+  pull_numbered (h, 3, expected[3]);
+  pull_numbered (h, 7, expected[7]);
+  {
+    GstEvent *event;
+    gboolean tag = FALSE;
+
+    while ((event = gst_harness_try_pull_event (h))) {
+      fail_if (GST_EVENT_TYPE (event) == GST_EVENT_CUSTOM_DOWNSTREAM,
+          "a custom event behind a flushed frame came out");
+      if (GST_EVENT_TYPE (event) == GST_EVENT_TAG) {
+        GstTagList *tags;
+        gchar *t = NULL;
+
+        gst_event_parse_tag (event, &tags);
+        if (gst_tag_list_get_string (tags, GST_TAG_TITLE, &t))
+          tag |= g_str_equal (t, "kept");
+        g_free (t);
+      }
+      gst_event_unref (event);
+    }
+    fail_unless (tag, "the tag behind a flushed frame was lost");
+  }
+  for (i = 4; i < 7; i++)
+    gst_buffer_unref (expected[i]);
   gst_harness_teardown (h);
 }
 
@@ -833,8 +936,8 @@ GST_START_TEST (test_discont_in_flight)
   gst_buffer_unref (expected[10]);
   push_numbered (h, 11, &expected[11]);
   push_numbered (h, 12, &expected[12]);
-  fail_unless (gst_harness_push_event (h,
-          gst_event_new_tag (gst_tag_list_new_empty ())));
+  fail_unless (gst_harness_push_event (h, gst_event_new_gap (13 *
+              GST_SECOND / 30, GST_SECOND / 30)));
   fail_unless_equals_int (gst_harness_buffers_in_queue (h), 2);
   pull_numbered_flagged (h, 11, expected[11], TRUE);
   pull_numbered (h, 12, expected[12]);
@@ -1911,6 +2014,7 @@ boxblur_gpu_suite (void)
   tcase_add_test (tc, test_in_flight_push_fails);
   tcase_add_test (tc, test_in_flight_push_fails_passthrough);
   tcase_add_test (tc, test_drain_query);
+  tcase_add_test (tc, test_events_in_flight);
   tcase_add_test (tc, test_qos);
   tcase_add_test (tc, test_discont_in_flight);
   tcase_add_test (tc, test_latency);

@@ -756,7 +756,7 @@ GST_START_TEST (test_frames_in_flight_passthrough)
 GST_END_TEST;
 
 /* A frame passed through with nothing to count, after frames in flight
- * lost to a push that failed (here on a tag event), is marked DISCONT;
+ * lost to a push that failed (here on a gap event), is marked DISCONT;
  * the next one is not. */
 GST_START_TEST (test_in_flight_push_fails_passthrough)
 {
@@ -770,7 +770,8 @@ GST_START_TEST (test_in_flight_push_fails_passthrough)
                 FRAME_DURATION)), GST_FLOW_OK);
   fail_unless_equals_int (gst_harness_buffers_received (h), 0);
   fail_unless (gst_pad_set_active (h->sinkpad, FALSE));
-  gst_harness_push_event (h, gst_event_new_tag (gst_tag_list_new_empty ()));
+  gst_harness_push_event (h, gst_event_new_gap (2 * FRAME_DURATION,
+          FRAME_DURATION));
   fail_unless (gst_pad_set_active (h->sinkpad, TRUE));
 
   g_object_set (h->element, "post-messages", FALSE, "attach-meta", FALSE,
