@@ -17,14 +17,14 @@
  * Frames leave in order: a frame leaves when a newer one enters and finds
  * the device done with it, and at the latest once N - 1 newer frames have
  * entered, so that behind a source slower than the device (a live one)
- * each frame leaves one frame later, not N - 1. Tags and custom downstream
- * events wait behind the frames in flight and leave right after the frame
- * before them, so that the overlap goes on; other serialized events (EOS,
- * segment, caps, ...) first push every frame in flight (those after a push
- * that fails are dropped), so does a DRAIN query, a flush drops them (the
- * sticky events among those waiting still go, before the next data), and
- * the latency query adds N - 1 frames, the most a frame may wait; sinks
- * that sync still render each frame that late.
+ * each frame leaves one frame later, not N - 1. Tags wait behind the
+ * frames in flight and leave right after the frame before them, so that
+ * the overlap goes on; other serialized events (EOS, segment, caps, custom
+ * ...) first push every frame in flight (those after a push that fails are
+ * dropped), so does a DRAIN query, a flush drops them (the tags behind
+ * them still go out, with the next event or frame), and the latency query
+ * adds N - 1 frames, the most a frame may wait; sinks that sync still
+ * render each frame that late.
  *
  * A gap in the stream (a DISCONT input, a frame dropped as late) lets the
  * frames before it leave at once, pushed here: GstBaseTransform's chain
@@ -143,8 +143,9 @@ slot_release (GstHipInFlight * f, guint index)
   return out;
 }
 
-/* Events whose frame will not leave: sticky ones still go, before the
- * next data, as a sticky event outlives a flush; the others are dropped. */
+/* Events whose frame will not leave: sticky ones (tags) still go, with
+ * the next event or frame, as a sticky event outlives a flush; the others
+ * are dropped. */
 static void
 keep_sticky (GstHipInFlight * f, GList * events)
 {
@@ -321,6 +322,8 @@ push_pending (GstHipInFlight * f)
 {
   GstFlowReturn ret = GST_FLOW_OK;
 
+  /* Those of a frame the chain failed to push come before the next. */
+  push_due (f);
   while (f->pending && ret == GST_FLOW_OK) {
     GstBuffer *out = NULL;
 
@@ -590,25 +593,12 @@ gst_hip_in_flight_generate_output (GstHipInFlight * f, GstBuffer ** outbuf)
   return GST_FLOW_OK;
 }
 
-/* Serialized events that change nothing about the frames after them: they
- * can wait behind the frames in flight instead of pushing them out. */
-static gboolean
-follows_frames (GstEvent * event)
-{
-  switch (GST_EVENT_TYPE (event)) {
-    case GST_EVENT_TAG:
-    case GST_EVENT_CUSTOM_DOWNSTREAM:
-    case GST_EVENT_CUSTOM_DOWNSTREAM_STICKY:
-      return TRUE;
-    default:
-      return FALSE;
-  }
-}
-
-/* Events stay in order with the buffers around them: tags and custom
- * events wait behind the frames in flight, in the newest one's slot, and
- * the frames in flight leave before any other serialized event; a flush
- * drops them. */
+/* Events stay in order with the buffers around them: tags, which change
+ * nothing about the frames after them, wait behind the frames in flight,
+ * in the newest one's slot; the frames in flight leave before any other
+ * serialized event, custom ones included (upstream may wait on one, as
+ * after a still-frame event, for what it sent before); a flush drops the
+ * frames, and the tags behind them still go out after it. */
 gboolean
 gst_hip_in_flight_sink_event (GstHipInFlight * f, GstEvent * event)
 {
@@ -633,7 +623,7 @@ gst_hip_in_flight_sink_event (GstHipInFlight * f, GstEvent * event)
   }
   if (!GST_EVENT_IS_SERIALIZED (event))
     return FALSE;
-  if (f->pending && follows_frames (event)) {
+  if (f->pending && GST_EVENT_TYPE (event) == GST_EVENT_TAG) {
     GstHipSlot *newest = &f->slots[(f->first + f->pending - 1) % f->n_slots];
 
     newest->events = g_list_append (newest->events, event);

@@ -67,7 +67,7 @@ typedef struct
   guint n_slices;               /* downloaded[n_slices - 1] ends the frame */
   GstBuffer *outbuf;            /* pushed when the frame leaves; may be NULL */
   gboolean discont;             /* the first frame after a gap */
-  GList *events;                /* serialized events after it, in order */
+  GList *events;                /* tags after it, in order */
 } GstHipSlot;
 
 /* Frames of a GstBaseTransform on their way through the device, each in a
@@ -90,7 +90,7 @@ typedef struct
   guint pending;                /* frames in flight */
   gboolean draining;            /* hand out every frame in flight */
   gboolean gap;                 /* a gap lies before the next frame */
-  GQueue due;                   /* events whose frames left, to push next */
+  GQueue due;                   /* tags whose frames left, to push next */
   /* What the latency depends on, under the object lock: the caps' frame
    * rate, the longest input duration seen (for variable rates), whether
    * the element holds frames back at all, and what the last latency query
@@ -141,8 +141,8 @@ GstFlowReturn gst_hip_in_flight_run (GstHipInFlight * f);
 GstFlowReturn gst_hip_in_flight_generate_output (GstHipInFlight * f,
     GstBuffer ** outbuf);
 /* Called by the element's sink_event before it chains up; TRUE where it
- * took @event, to follow the frames in flight: the element returns TRUE
- * without chaining up. */
+ * took @event (a tag), to follow the frames in flight: the element returns
+ * TRUE without chaining up. */
 gboolean gst_hip_in_flight_sink_event (GstHipInFlight * f, GstEvent * event);
 /* Called by the element's query before it chains up. */
 void gst_hip_in_flight_sink_query (GstHipInFlight * f,

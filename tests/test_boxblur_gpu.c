@@ -697,28 +697,22 @@ GST_START_TEST (test_in_flight_push_fails_passthrough)
 
 GST_END_TEST;
 
-/* Pulls the events the harness got since the caps and returns how many
- * were tags titled @title and custom events named @name, in that order, or
- * -1 where another event came between or after them. */
-static gint
-pull_tag_and_custom (GstHarness * h, const gchar * title, const gchar * name)
+/* Pulls the events the harness got: TRUE where a tag titled @title was
+ * among them. */
+static gboolean
+pulled_tag (GstHarness * h, const gchar * title)
 {
   GstEvent *event;
-  gint found = 0;
+  gboolean found = FALSE;
 
   while ((event = gst_harness_try_pull_event (h))) {
+    GstTagList *tags;
     gchar *t = NULL;
 
     if (GST_EVENT_TYPE (event) == GST_EVENT_TAG) {
-      GstTagList *tags;
-
       gst_event_parse_tag (event, &tags);
-      gst_tag_list_get_string (tags, GST_TAG_TITLE, &t);
-      found = found == 0 && g_strcmp0 (t, title) == 0 ? 1 : -1;
-    } else if (GST_EVENT_TYPE (event) == GST_EVENT_CUSTOM_DOWNSTREAM) {
-      found = found == 1 && gst_event_has_name (event, name) ? 2 : -1;
-    } else if (found > 0) {
-      found = -1;
+      if (gst_tag_list_get_string (tags, GST_TAG_TITLE, &t))
+        found |= g_str_equal (t, title);
     }
     g_free (t);
     gst_event_unref (event);
@@ -727,73 +721,64 @@ pull_tag_and_custom (GstHarness * h, const gchar * title, const gchar * name)
 }
 
 static void
-push_tag_and_custom (GstHarness * h, const gchar * title, const gchar * name)
+push_tag (GstHarness * h, const gchar * title)
 {
   fail_unless (gst_harness_push_event (h, gst_event_new_tag
           (gst_tag_list_new (GST_TAG_TITLE, title, NULL))));
-  fail_unless (gst_harness_push_event (h, gst_event_new_custom
-          (GST_EVENT_CUSTOM_DOWNSTREAM, gst_structure_new_empty (name))));
 }
 
-/* Tags and custom events wait behind the frames in flight instead of
- * pushing them out, and leave right after the frame before them. A flush
- * drops the custom ones behind frames in flight, and the tags still go. */
+/* Tags wait behind the frames in flight instead of pushing them out, and
+ * leave right after the frame before them; a flush drops the frames, and
+ * the tags still go out after it. Custom events push the frames out first
+ * (upstream may wait on one for what it sent before). */
 GST_START_TEST (test_events_in_flight)
 {
   GstHarness *h = in_flight_harness ();
-  GstBuffer *expected[8];
+  GstBuffer *expected[10];
+  GstEvent *event;
   guint i;
 
-  while (gst_harness_events_in_queue (h))
-    gst_event_unref (gst_harness_pull_event (h));
+  while ((event = gst_harness_try_pull_event (h)))
+    gst_event_unref (event);
   for (i = 0; i < 3; i++)
     push_numbered (h, i, &expected[i]);
-  push_tag_and_custom (h, "after 2", "after-2");
+  push_tag (h, "after 2");
   fail_unless_equals_int (gst_harness_buffers_received (h), 0);
   fail_unless_equals_int (gst_harness_events_in_queue (h), 0);
   for (i = 3; i < 6; i++) {
     push_numbered (h, i, &expected[i]);
     fail_unless_equals_int (gst_harness_buffers_received (h), i - 2);
-    /* Frame 2 left with the sixth frame, the events right after it. */
-    fail_unless_equals_int (pull_tag_and_custom (h, "after 2", "after-2"),
-        i < 5 ? 0 : 2);
+    /* Frame 2 left with the sixth frame, the tag right after it. */
+    fail_unless (pulled_tag (h, "after 2") == (i == 5), "tag %s frame %u",
+        i < 5 ? "before" : "not after", i - 3);
   }
   for (i = 0; i < 3; i++)
     pull_numbered (h, i, expected[i]);
 
+  /* Frame 3 leaves with frame 6; the flush drops 4 to 6, not the tag. */
   push_numbered (h, 6, &expected[6]);
-  push_tag_and_custom (h, "kept", "dropped");
+  push_tag (h, "kept");
   fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
   fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
   set_numbered_caps (h);
-  push_numbered (h, 7, &expected[7]);
-  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
-  /* Frame 3 left with frame 6; the flush dropped 4 to 6. */
-  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 2);
+  fail_unless (pulled_tag (h, "kept"), "the tag behind a flushed frame was "
+      "lost");
   pull_numbered (h, 3, expected[3]);
-  pull_numbered (h, 7, expected[7]);
-  {
-    GstEvent *event;
-    gboolean tag = FALSE;
-
-    while ((event = gst_harness_try_pull_event (h))) {
-      fail_if (GST_EVENT_TYPE (event) == GST_EVENT_CUSTOM_DOWNSTREAM,
-          "a custom event behind a flushed frame came out");
-      if (GST_EVENT_TYPE (event) == GST_EVENT_TAG) {
-        GstTagList *tags;
-        gchar *t = NULL;
-
-        gst_event_parse_tag (event, &tags);
-        if (gst_tag_list_get_string (tags, GST_TAG_TITLE, &t))
-          tag |= g_str_equal (t, "kept");
-        g_free (t);
-      }
-      gst_event_unref (event);
-    }
-    fail_unless (tag, "the tag behind a flushed frame was lost");
-  }
   for (i = 4; i < 7; i++)
     gst_buffer_unref (expected[i]);
+
+  /* A custom event: the frames before it first. */
+  for (i = 7; i < 10; i++)
+    push_numbered (h, i, &expected[i]);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+  fail_unless (gst_harness_push_event (h, gst_event_new_custom
+          (GST_EVENT_CUSTOM_DOWNSTREAM, gst_structure_new_empty ("still"))));
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 3);
+  for (i = 7; i < 10; i++)
+    pull_numbered (h, i, expected[i]);
+  event = gst_harness_pull_event (h);
+  fail_unless (event && gst_event_has_name (event, "still"));
+  gst_event_unref (event);
   gst_harness_teardown (h);
 }
 
