@@ -143,16 +143,16 @@ slot_release (GstHipInFlight * f, guint index)
   return out;
 }
 
-/* Events whose frame will not leave: sticky ones (tags) still go, with
- * the next event or frame, as a sticky event outlives a flush; the others
- * are dropped. */
+/* Queues @events (taken) to be pushed with the next event or frame. Where
+ * their frame will not leave, @sticky_only keeps the sticky ones (tags),
+ * as a sticky event outlives a flush, and drops the others. */
 static void
-keep_sticky (GstHipInFlight * f, GList * events)
+queue_due (GstHipInFlight * f, GList * events, gboolean sticky_only)
 {
   GList *l;
 
   for (l = events; l; l = l->next) {
-    if (GST_EVENT_IS_STICKY (l->data))
+    if (!sticky_only || GST_EVENT_IS_STICKY (l->data))
       g_queue_push_tail (&f->due, l->data);
     else
       gst_event_unref (l->data);
@@ -185,7 +185,7 @@ slot_drop (GstHipInFlight * f, guint index)
   out = slot_release (f, index);
   if (out)
     gst_buffer_unref (out);
-  keep_sticky (f, f->slots[index].events);
+  queue_due (f, f->slots[index].events, TRUE);
   f->slots[index].events = NULL;
 }
 
@@ -290,7 +290,6 @@ finish_oldest (GstHipInFlight * f, GstBuffer ** outbuf)
   guint index = f->first;
   GstHipSlot *slot = &f->slots[index];
   gboolean discont = slot->discont;
-  GList *l;
 
   if (!gst_hip_device_event_wait (f->device, oldest_done_event (f))) {
     discard (f);
@@ -299,9 +298,7 @@ finish_oldest (GstHipInFlight * f, GstBuffer ** outbuf)
   *outbuf = slot_release (f, index);
   /* Pushed after the frame: by push_pending, or by generate_output once
    * GstBaseTransform's chain pushed it. */
-  for (l = slot->events; l; l = l->next)
-    g_queue_push_tail (&f->due, l->data);
-  g_list_free (slot->events);
+  queue_due (f, slot->events, FALSE);
   slot->events = NULL;
   if (*outbuf && discont && !GST_BUFFER_IS_DISCONT (*outbuf)) {
     *outbuf = gst_buffer_make_writable (*outbuf);
@@ -614,7 +611,7 @@ gst_hip_in_flight_sink_event (GstHipInFlight * f, GstEvent * event)
     }
     waiting = f->due.head;
     g_queue_init (&f->due);
-    keep_sticky (f, waiting);
+    queue_due (f, waiting, TRUE);
     f->gap = FALSE;
     /* A buffer passed through behind them, left by a push the flush
      * failed, belongs before the flush too. */
