@@ -466,6 +466,16 @@ gst_hip_device_event_new (GstHipDevice * dev, hipEvent_t * event)
   return TRUE;
 }
 
+/* A thread that only waits should not take a core while it does; the
+ * streaming thread's own waits keep spinning, which returns sooner. */
+gboolean
+gst_hip_device_event_new_sleeping (GstHipDevice * dev, hipEvent_t * event)
+{
+  CHECK (dev, hipEventCreateWithFlags (event,
+          hipEventDisableTiming | hipEventBlockingSync));
+  return TRUE;
+}
+
 void
 gst_hip_device_event_free (GstHipDevice * dev, hipEvent_t event)
 {
@@ -509,6 +519,13 @@ gst_hip_device_event_wait (GstHipDevice * dev, hipEvent_t event)
   if (err != hipSuccess)
     return post_error (dev, err, "hipEventSynchronize", injected);
   return TRUE;
+}
+
+void
+gst_hip_device_event_sleep (hipEvent_t event)
+{
+  if (hipEventSynchronize (event) != hipSuccess)
+    clear_last_error ();
 }
 
 gboolean

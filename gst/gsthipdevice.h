@@ -86,12 +86,20 @@ gboolean gst_hip_device_synchronize (GstHipDevice * dev);
 gboolean gst_hip_device_stream_new (GstHipDevice * dev, hipStream_t * stream);
 void gst_hip_device_stream_free (GstHipDevice * dev, hipStream_t stream);
 gboolean gst_hip_device_event_new (GstHipDevice * dev, hipEvent_t * event);
+/* An event that a thread other than the streaming one sleeps on, through
+ * gst_hip_device_event_sleep(), rather than spins. */
+gboolean gst_hip_device_event_new_sleeping (GstHipDevice * dev,
+    hipEvent_t * event);
 void gst_hip_device_event_free (GstHipDevice * dev, hipEvent_t event);
 gboolean gst_hip_device_record (GstHipDevice * dev, hipEvent_t event,
     hipStream_t stream);
 /* Whether the work before @event's last record is done. */
 gboolean gst_hip_device_event_done (GstHipDevice * dev, hipEvent_t event);
 gboolean gst_hip_device_event_wait (GstHipDevice * dev, hipEvent_t event);
+/* Sleeps until the work before @event's last record is done, on an event
+ * of gst_hip_device_event_new_sleeping(). Neither counted by GST_HIP_FAIL
+ * nor reported: the streaming thread reports a failure where it waits. */
+void gst_hip_device_event_sleep (hipEvent_t event);
 /* Work enqueued on @stream from now on waits for @event's last record. */
 gboolean gst_hip_device_stream_wait (GstHipDevice * dev, hipStream_t stream,
     hipEvent_t event);

@@ -14,10 +14,17 @@
  * so that even one frame in flight keeps both copy engines busy: slice k
  * is downloaded while slice k + 1 is blurred and later ones uploaded.
  *
- * Frames leave in order: a frame leaves when a newer one enters and finds
- * the device done with it, and at the latest once N - 1 newer frames have
- * entered, so that behind a source slower than the device (a live one)
- * each frame leaves one frame later, not N - 1. Tags wait behind the
+ * Frames leave in order, as soon as the device is done with them, and at
+ * the latest once N - 1 newer frames have entered. While frames come, the
+ * streaming thread pushes them: each new frame finds the older ones done
+ * or not. Between frames, a thread of the element's own, the waiter,
+ * sleeps until the oldest frame is done and pushes it under the sink
+ * pad's stream lock, unless the streaming thread came by meanwhile; so
+ * behind a source slower than the device (a live one), or one that
+ * stalls, a frame leaves once done, not when the next one comes. The
+ * waiter leaves the first frame after a gap to the streaming thread,
+ * whose GstBaseTransform marks it DISCONT, and a push of its own that
+ * fails is returned upstream by the next chain. Tags wait behind the
  * frames in flight and leave right after the frame before them, so that
  * the overlap goes on; other serialized events (EOS, segment, caps, custom
  * ...) first push every frame in flight (those after a push that fails are
@@ -79,9 +86,9 @@ gst_hip_in_flight_install_property (GObjectClass * klass, guint prop_id)
   g_object_class_install_property (klass, prop_id,
       g_param_spec_uint ("frames-in-flight", "Frames in flight",
           "Most frames processed at once, their transfers and kernels "
-          "overlapping; a frame leaves when a newer frame enters and finds "
-          "the device done with it, at the latest once frames-in-flight - 1 "
-          "newer frames entered, and the latency reported is that most",
+          "overlapping; a frame leaves as soon as the device is done with "
+          "it, at the latest once frames-in-flight - 1 newer frames entered, "
+          "and the latency reported is that most",
           1, GST_HIP_IN_FLIGHT_MAX, GST_HIP_IN_FLIGHT_DEFAULT,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
@@ -205,6 +212,9 @@ discard (GstHipInFlight * f)
   f->draining = FALSE;
 }
 
+static gboolean waiter_start (GstHipInFlight * f);
+static void waiter_end (GstHipInFlight * f);
+
 gboolean
 gst_hip_in_flight_start (GstHipInFlight * f, GstHipDevice * dev)
 {
@@ -224,7 +234,8 @@ gst_hip_in_flight_start (GstHipInFlight * f, GstHipDevice * dev)
   }
   for (i = 0; i < f->n_slots; i++) {
     GstHipSlot *slot = &f->slots[i];
-    gboolean ok = gst_hip_device_stream_new (dev, &slot->stream);
+    gboolean ok = gst_hip_device_stream_new (dev, &slot->stream)
+        && gst_hip_device_event_new_sleeping (dev, &slot->left);
     guint k;
 
     for (k = 0; ok && k < GST_HIP_IN_FLIGHT_MAX_SLICES; k++)
@@ -235,6 +246,11 @@ gst_hip_in_flight_start (GstHipInFlight * f, GstHipDevice * dev)
       gst_hip_in_flight_stop (f);
       return FALSE;
     }
+  }
+  /* One slot holds no frame back; GST_HIP_BUSY holds them all. */
+  if (f->n_slots > 1 && !dev->faults.busy && !waiter_start (f)) {
+    gst_hip_in_flight_stop (f);
+    return FALSE;
   }
   return TRUE;
 }
@@ -247,6 +263,7 @@ gst_hip_in_flight_stop (GstHipInFlight * f)
 
   if (f->device == NULL || !f->device->opened)
     return;
+  waiter_end (f);
   /* On the application's thread, with its device current. */
   prev = gst_hip_device_enter (f->device);
   discard (f);
@@ -261,6 +278,8 @@ gst_hip_in_flight_stop (GstHipInFlight * f)
       gst_hip_device_event_free (f->device, slot->downloaded[k]);
       slot->uploaded[k] = slot->computed[k] = slot->downloaded[k] = NULL;
     }
+    gst_hip_device_event_free (f->device, slot->left);
+    slot->left = NULL;
     gst_hip_device_stream_free (f->device, slot->stream);
     slot->stream = NULL;
   }
@@ -283,18 +302,15 @@ oldest_done_event (GstHipInFlight * f)
   return slot->downloaded[slot->n_slices - 1];
 }
 
-/* Waits for the oldest frame and hands its output buffer back. */
-static GstFlowReturn
-finish_oldest (GstHipInFlight * f, GstBuffer ** outbuf)
+/* Hands the oldest frame's output buffer back, once the device is done
+ * with it. */
+static void
+take_oldest (GstHipInFlight * f, GstBuffer ** outbuf)
 {
   guint index = f->first;
   GstHipSlot *slot = &f->slots[index];
   gboolean discont = slot->discont;
 
-  if (!gst_hip_device_event_wait (f->device, oldest_done_event (f))) {
-    discard (f);
-    return GST_FLOW_ERROR;
-  }
   *outbuf = slot_release (f, index);
   /* Pushed after the frame: by push_pending, or by generate_output once
    * GstBaseTransform's chain pushed it. */
@@ -308,6 +324,17 @@ finish_oldest (GstHipInFlight * f, GstBuffer ** outbuf)
     f->funcs->finish (f->trans, index, *outbuf);
   f->first = (index + 1) % f->n_slots;
   f->pending--;
+}
+
+/* Waits for the oldest frame and hands its output buffer back. */
+static GstFlowReturn
+finish_oldest (GstHipInFlight * f, GstBuffer ** outbuf)
+{
+  if (!gst_hip_device_event_wait (f->device, oldest_done_event (f))) {
+    discard (f);
+    return GST_FLOW_ERROR;
+  }
+  take_oldest (f, outbuf);
   return GST_FLOW_OK;
 }
 
@@ -332,6 +359,132 @@ push_pending (GstHipInFlight * f)
   }
   discard (f);
   return ret;
+}
+
+/* The streaming thread is done with the frames for now: the waiter
+ * watches the oldest one left in flight. */
+static void
+visit (GstHipInFlight * f)
+{
+  if (f->waiter == NULL)
+    return;
+  g_mutex_lock (&f->waiter_lock);
+  f->visits++;
+  f->watch = f->pending ? f->slots[f->first].left : NULL;
+  g_cond_signal (&f->waiter_cond);
+  g_mutex_unlock (&f->waiter_lock);
+}
+
+/* The waiter's, under the stream lock: pushes the oldest frames the device
+ * is done with, up to the first after a gap, and watches the next. After
+ * a push that failed, or one by the chain (a buffer passed through left
+ * behind), the streaming thread goes on. */
+static void
+push_done (GstHipInFlight * f)
+{
+  GstFlowReturn ret = GST_FLOW_OK;
+  gboolean pushed = FALSE;
+
+  if (f->waiter_ret != GST_FLOW_OK || f->trans->queued_buf)
+    return;
+  push_due (f);
+  while (ret == GST_FLOW_OK && f->pending && !f->slots[f->first].discont
+      && gst_hip_device_event_done (f->device, oldest_done_event (f))) {
+    GstBuffer *out = NULL;
+
+    /* Waits all the same, so that GST_HIP_FAIL counts a wait a frame
+     * whichever thread pushes it. */
+    ret = finish_oldest (f, &out);
+    pushed = TRUE;
+    if (ret == GST_FLOW_OK && out)
+      ret = gst_pad_push (f->trans->srcpad, out);
+    if (ret == GST_FLOW_OK)
+      push_due (f);
+  }
+  if (ret != GST_FLOW_OK) {
+    GST_DEBUG_OBJECT (f->trans, "pushing a frame done: %s",
+        gst_flow_get_name (ret));
+    f->waiter_ret = ret;
+  } else if (pushed && f->pending) {
+    g_mutex_lock (&f->waiter_lock);
+    f->watch = f->slots[f->first].left;
+    g_mutex_unlock (&f->waiter_lock);
+  }
+}
+
+/* The waiter: sleeps until the frame watched is done, then pushes what is
+ * done, unless the streaming thread came by meanwhile. */
+static gpointer
+waiter_loop (gpointer data)
+{
+  GstHipInFlight *f = data;
+  gint prev = gst_hip_device_enter (f->device);
+
+  g_mutex_lock (&f->waiter_lock);
+  while (!f->waiter_stop) {
+    hipEvent_t watch = f->watch;
+    guint64 visits = f->visits;
+
+    if (watch == NULL) {
+      g_cond_wait (&f->waiter_cond, &f->waiter_lock);
+      continue;
+    }
+    f->watch = NULL;
+    g_mutex_unlock (&f->waiter_lock);
+    gst_hip_device_event_sleep (watch);
+    g_mutex_lock (&f->waiter_lock);
+    /* Where the streaming thread came by meanwhile, it took the frames it
+     * found done and set the watch again. */
+    if (f->visits != visits || f->waiter_stop)
+      continue;
+    g_mutex_unlock (&f->waiter_lock);
+    GST_PAD_STREAM_LOCK (f->trans->sinkpad);
+    push_done (f);
+    GST_PAD_STREAM_UNLOCK (f->trans->sinkpad);
+    g_mutex_lock (&f->waiter_lock);
+  }
+  g_mutex_unlock (&f->waiter_lock);
+  gst_hip_device_leave (prev);
+  return NULL;
+}
+
+static gboolean
+waiter_start (GstHipInFlight * f)
+{
+  GError *err = NULL;
+
+  g_mutex_init (&f->waiter_lock);
+  g_cond_init (&f->waiter_cond);
+  f->waiter_stop = FALSE;
+  f->visits = 0;
+  f->watch = NULL;
+  f->waiter_ret = GST_FLOW_OK;
+  f->waiter = g_thread_try_new ("hipinflight", waiter_loop, f, &err);
+  if (f->waiter)
+    return TRUE;
+  GST_ELEMENT_ERROR (f->trans, RESOURCE, FAILED,
+      ("Could not start the thread that pushes frames in flight"),
+      ("%s", err->message));
+  g_error_free (err);
+  g_mutex_clear (&f->waiter_lock);
+  g_cond_clear (&f->waiter_cond);
+  return FALSE;
+}
+
+/* Called once streaming has stopped: a push the waiter makes fails. */
+static void
+waiter_end (GstHipInFlight * f)
+{
+  if (f->waiter == NULL)
+    return;
+  g_mutex_lock (&f->waiter_lock);
+  f->waiter_stop = TRUE;
+  g_cond_signal (&f->waiter_cond);
+  g_mutex_unlock (&f->waiter_lock);
+  g_thread_join (f->waiter);
+  f->waiter = NULL;
+  g_mutex_clear (&f->waiter_lock);
+  g_cond_clear (&f->waiter_cond);
 }
 
 /* Slice @k's kernels and download, once the uploads it needs are
@@ -380,7 +533,8 @@ enqueue (GstHipInFlight * f, guint index)
         return FALSE;
     }
   }
-  return TRUE;
+  return f->waiter == NULL
+      || gst_hip_device_record (f->device, slot->left, f->download);
 }
 
 /* Frames a frame waits for at most, times a frame's duration: the caps' frame
@@ -574,6 +728,15 @@ gst_hip_in_flight_generate_output (GstHipInFlight * f, GstBuffer ** outbuf)
   GstBaseTransform *trans = f->trans;
 
   *outbuf = NULL;
+  /* A push of the waiter's failed: upstream hears of it now, the frame it
+   * just gave still in flight. */
+  if (f->waiter_ret != GST_FLOW_OK) {
+    GstFlowReturn ret = f->waiter_ret;
+
+    f->waiter_ret = GST_FLOW_OK;
+    visit (f);
+    return ret;
+  }
   /* The events after the frame the chain just pushed. */
   push_due (f);
   /* The newest frame was just enqueued: not worth asking about. */
@@ -586,7 +749,9 @@ gst_hip_in_flight_generate_output (GstHipInFlight * f, GstBuffer ** outbuf)
     /* Passed through: the input itself, after every older frame. */
     *outbuf = trans->queued_buf;
     trans->queued_buf = NULL;
+    return GST_FLOW_OK;
   }
+  visit (f);
   return GST_FLOW_OK;
 }
 
@@ -613,6 +778,7 @@ gst_hip_in_flight_sink_event (GstHipInFlight * f, GstEvent * event)
     g_queue_init (&f->due);
     queue_due (f, waiting, TRUE);
     f->gap = FALSE;
+    f->waiter_ret = GST_FLOW_OK;
     /* A buffer passed through behind them, left by a push the flush
      * failed, belongs before the flush too. */
     gst_buffer_replace (&f->trans->queued_buf, NULL);
@@ -645,12 +811,16 @@ gst_hip_in_flight_sink_query (GstHipInFlight * f, GstPadDirection direction,
 {
   GstFlowReturn ret;
 
-  if (direction != GST_PAD_SINK || GST_QUERY_TYPE (query) != GST_QUERY_DRAIN
-      || !f->pending)
+  if (direction != GST_PAD_SINK || GST_QUERY_TYPE (query) != GST_QUERY_DRAIN)
     return;
-  ret = push_pending (f);
-  if (ret != GST_FLOW_OK)
-    GST_DEBUG_OBJECT (f->trans, "draining: %s", gst_flow_get_name (ret));
+  /* Queries may come without the stream lock, which keeps the waiter out. */
+  GST_PAD_STREAM_LOCK (f->trans->sinkpad);
+  if (f->pending) {
+    ret = push_pending (f);
+    if (ret != GST_FLOW_OK)
+      GST_DEBUG_OBJECT (f->trans, "draining: %s", gst_flow_get_name (ret));
+  }
+  GST_PAD_STREAM_UNLOCK (f->trans->sinkpad);
 }
 
 /* Each frame waits for at most frames-in-flight - 1 newer ones: the slots

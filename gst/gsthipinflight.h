@@ -65,6 +65,7 @@ typedef struct
   hipEvent_t computed[GST_HIP_IN_FLIGHT_MAX_SLICES];
   hipEvent_t downloaded[GST_HIP_IN_FLIGHT_MAX_SLICES];
   guint n_slices;               /* downloaded[n_slices - 1] ends the frame */
+  hipEvent_t left;              /* the same, for the waiter to sleep on */
   GstBuffer *outbuf;            /* pushed when the frame leaves; may be NULL */
   gboolean discont;             /* the first frame after a gap */
   GList *events;                /* tags after it, in order */
@@ -91,6 +92,17 @@ typedef struct
   gboolean draining;            /* hand out every frame in flight */
   gboolean gap;                 /* a gap lies before the next frame */
   GQueue due;                   /* tags whose frames left, to push next */
+  /* With more than one slot, a thread of its own pushes the frames the
+   * device is done with while no newer frame comes (gsthipinflight.c). The
+   * streaming thread's visits, the event to wait on and the stop are
+   * under waiter_lock; the waiter's failed push under the stream lock. */
+  GThread *waiter;
+  GMutex waiter_lock;
+  GCond waiter_cond;
+  gboolean waiter_stop;
+  guint64 visits;
+  hipEvent_t watch;
+  GstFlowReturn waiter_ret;
   /* What the latency depends on, under the object lock: the caps' frame
    * rate, the longest input duration seen (for variable rates), whether
    * the element holds frames back at all, and what the last latency query

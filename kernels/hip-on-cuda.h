@@ -36,6 +36,7 @@ typedef enum cudaDeviceAttr hipDeviceAttribute_t;
 #define hipHostRegisterDefault          cudaHostRegisterDefault
 #define hipEventDefault                 cudaEventDefault
 #define hipEventDisableTiming           cudaEventDisableTiming
+#define hipEventBlockingSync            cudaEventBlockingSync
 
 #define hipDeviceAttributeMultiprocessorCount     cudaDevAttrMultiProcessorCount
 #define hipDeviceAttributeMaxThreadsPerBlock      cudaDevAttrMaxThreadsPerBlock

@@ -625,32 +625,6 @@ GST_START_TEST (test_frames_in_flight)
 
 GST_END_TEST;
 
-/* A frame the device is done with leaves as soon as a newer one enters, not
- * three frames later, and the newest waits for one: a source slower than
- * the device (here, one that waits for it) gets each frame one frame
- * later. */
-GST_START_TEST (test_done_frames_leave)
-{
-  GstHarness *h = in_flight_harness_full (TRUE);
-  GstBuffer *expected[6];
-  guint i;
-
-  for (i = 0; i < 6; i++) {
-    push_numbered (h, i, &expected[i]);
-    fail_unless_equals_int (gst_harness_buffers_received (h), i);
-    fail_unless_equals_int (hipDeviceSynchronize (), hipSuccess);
-  }
-  fail_unless_equals_uint64 (gst_harness_query_latency (h),
-      3 * GST_SECOND / 30);
-  for (i = 0; i < 5; i++)
-    pull_numbered (h, i, expected[i]);
-  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
-  pull_numbered (h, 5, expected[5]);
-  gst_harness_teardown (h);
-}
-
-GST_END_TEST;
-
 /* The same for a frame passed through at radius 0 after frames lost to a
  * push that failed, here on a gap event: it leaves as it came, marked
  * DISCONT, and the next one does not. */
@@ -726,6 +700,96 @@ push_tag (GstHarness * h, const gchar * title)
   fail_unless (gst_harness_push_event (h, gst_event_new_tag
           (gst_tag_list_new (GST_TAG_TITLE, title, NULL))));
 }
+
+/* Pulls the events the harness got until a tag titled @title is among
+ * them, for at most ten seconds; FALSE if it did not come. */
+static gboolean
+waited_tag (GstHarness * h, const gchar * title)
+{
+  gint64 end = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
+
+  while (!pulled_tag (h, title)) {
+    if (g_get_monotonic_time () > end)
+      return FALSE;
+    g_usleep (1000);
+  }
+  return TRUE;
+}
+
+/* A frame leaves as soon as the device is done with it, with no newer
+ * frame to push it out: behind a source slower than the device, or one
+ * that stalls, each frame comes out on its own, exact, the tags behind it
+ * follow it, and the latency reported stays the most a frame may wait. */
+GST_START_TEST (test_done_frames_leave)
+{
+  GstHarness *h = in_flight_harness_full (TRUE);
+  GstBuffer *expected;
+  guint i;
+
+  for (i = 0; i < 6; i++) {
+    gchar *title = g_strdup_printf ("after %u", i);
+
+    push_numbered (h, i, &expected);
+    push_tag (h, title);
+    fail_unless (hipf_test_wait_received (h, i + 1), "frame %u stayed in "
+        "flight", i);
+    pull_numbered (h, i, expected);
+    fail_unless (waited_tag (h, title), "tag %s stayed in flight", title);
+    g_free (title);
+  }
+  fail_unless_equals_uint64 (gst_harness_query_latency (h),
+      3 * GST_SECOND / 30);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  fail_unless_equals_int (gst_harness_buffers_received (h), 6);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Refuses every buffer, counting them. */
+static GstPadProbeReturn
+refuse_buffer (GstPad * pad, GstPadProbeInfo * info, gpointer refused)
+{
+  g_atomic_int_inc ((gint *) refused);
+  gst_buffer_unref (GST_PAD_PROBE_INFO_BUFFER (info));
+  GST_PAD_PROBE_INFO_FLOW_RETURN (info) = GST_FLOW_NOT_LINKED;
+  return GST_PAD_PROBE_HANDLED;
+}
+
+/* A frame that left on its own and was refused downstream: upstream hears
+ * of it with its next frame, which still comes out, as do the ones after
+ * it. */
+GST_START_TEST (test_done_frame_refused)
+{
+  GstHarness *h = in_flight_harness_full (TRUE);
+  GstElement *blur = gst_harness_find_element (h, "hipboxblur");
+  GstPad *src = gst_element_get_static_pad (blur, "src");
+  gint refused = 0;
+  gint64 end = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
+  gulong probe = gst_pad_add_probe (src, GST_PAD_PROBE_TYPE_BUFFER,
+      refuse_buffer, &refused, NULL);
+  GstBuffer *expected[3];
+
+  push_numbered (h, 0, &expected[0]);
+  gst_buffer_unref (expected[0]);
+  while (g_atomic_int_get (&refused) == 0 && g_get_monotonic_time () < end)
+    g_usleep (1000);
+  fail_unless_equals_int (g_atomic_int_get (&refused), 1);
+  gst_pad_remove_probe (src, probe);
+  fail_unless_equals_int (gst_harness_push (h, numbered_frame_new (1,
+              &expected[1])), GST_FLOW_NOT_LINKED);
+  fail_unless (hipf_test_wait_received (h, 1), "frame 1 stayed in flight");
+  pull_numbered (h, 1, expected[1]);
+  push_numbered (h, 2, &expected[2]);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  pull_numbered (h, 2, expected[2]);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+  gst_object_unref (src);
+  gst_object_unref (blur);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
 
 /* Tags wait behind the frames in flight instead of pushing them out, and
  * leave right after the frame before them; a flush drops the frames, and
@@ -1996,6 +2060,7 @@ boxblur_gpu_suite (void)
   tcase_add_test (tc, test_passthrough_and_changes);
   tcase_add_test (tc, test_frames_in_flight);
   tcase_add_test (tc, test_done_frames_leave);
+  tcase_add_test (tc, test_done_frame_refused);
   tcase_add_test (tc, test_in_flight_push_fails);
   tcase_add_test (tc, test_in_flight_push_fails_passthrough);
   tcase_add_test (tc, test_drain_query);

@@ -680,6 +680,37 @@ GST_START_TEST (test_frames_in_flight)
 
 GST_END_TEST;
 
+/* A frame in flight leaves with its report as soon as the device is done
+ * with it, with no newer frame to push it out: exposure monitoring behind
+ * a live source hears of each frame once it is counted. */
+GST_START_TEST (test_done_frame_reports)
+{
+  const Roi roi = { 0, 0, 0, 0 };
+  GPtrArray *msgs = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_message_unref);
+  GstBus *bus;
+  GstHarness *h = harness_for ("hiphistogram frames-in-flight=3",
+      GST_VIDEO_FORMAT_RGBA, 97, 33, &bus);
+  GstVideoInfo info;
+  Sent sent;
+  guint i;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_RGBA, 97, 33);
+  info.fps_n = 30;
+  info.fps_d = 1;
+  for (i = 0; i < 3; i++) {
+    push_numbered (h, &info, i, 256, &roi, &sent);
+    fail_unless (hipf_test_wait_received (h, i + 1), "frame %u stayed in "
+        "flight", i);
+    collect_messages (bus, msgs);
+    check_sent (h, &info, &sent, 1, msgs, "alone in flight");
+  }
+  g_ptr_array_unref (msgs);
+  teardown (h, bus);
+}
+
+GST_END_TEST;
+
 /* Behind frames in flight, a frame with nothing to count (messages and
  * meta off) leaves as it came, after them. An input held elsewhere as well
  * leaves as a new buffer sharing its memory, which carries the meta. */
@@ -911,6 +942,7 @@ histogram_gpu_suite (void)
   tcase_add_test (tc, test_untimed_and_long_intervals);
   tcase_add_test (tc, test_exposure_settings);
   tcase_add_test (tc, test_frames_in_flight);
+  tcase_add_test (tc, test_done_frame_reports);
   tcase_add_test (tc, test_frames_in_flight_passthrough);
   tcase_add_test (tc, test_in_flight_push_fails_passthrough);
   tcase_add_test (tc, test_api_regions);

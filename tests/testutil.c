@@ -239,6 +239,19 @@ hipf_test_check_start_error (const gchar * element)
   }
 }
 
+gboolean
+hipf_test_wait_received (GstHarness * h, guint n)
+{
+  gint64 end = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
+
+  while (gst_harness_buffers_received (h) < n) {
+    if (g_get_monotonic_time () > end)
+      return FALSE;
+    g_usleep (1000);
+  }
+  return TRUE;
+}
+
 void
 hipf_test_pop_latency_message (GstBus * bus)
 {

@@ -6,6 +6,7 @@
 #define HIPF_TESTUTIL_H
 
 #include <gst/video/video.h>
+#include <gst/check/gstharness.h>
 
 /* Seed of this run: HIPF_TEST_SEED if set, else random; printed once. */
 guint32 hipf_test_seed (void);
@@ -39,6 +40,10 @@ gboolean hipf_test_padding_unchanged (const GstVideoFrame * frame,
 /* Pops the LATENCY message @bus must hold, and fails on a second; like
  * gst_bus_pop_filtered(), drops the messages of other types before it. */
 void hipf_test_pop_latency_message (GstBus * bus);
+/* Waits, for at most ten seconds, until @h has received @n buffers, which
+ * the element may push from a thread of its own; FALSE if they did not
+ * come. */
+gboolean hipf_test_wait_received (GstHarness * h, guint n);
 void hipf_test_check_caps (const gchar * element);
 void hipf_test_check_start_error (const gchar * element);
 
