@@ -22,9 +22,11 @@
  * pad's stream lock, unless the streaming thread came by meanwhile; so
  * behind a source slower than the device (a live one), or one that
  * stalls, a frame leaves once done, not when the next one comes. The
- * waiter leaves the first frame after a gap to the streaming thread,
- * whose GstBaseTransform marks it DISCONT, and a push of its own that
- * fails is returned upstream by the next chain. Tags wait behind the
+ * waiter leaves the frame after one dropped as late to the streaming
+ * thread, whose GstBaseTransform owes it the DISCONT flag, and a push of
+ * its own that fails is returned upstream by the next chain. Pushes it
+ * makes do not count in GstBaseTransform's QoS statistics nor in the
+ * position it answers queries with. Tags wait behind the
  * frames in flight and leave right after the frame before them, so that
  * the overlap goes on; other serialized events (EOS, segment, caps, custom
  * ...) first push every frame in flight (those after a push that fails are
@@ -226,7 +228,8 @@ gst_hip_in_flight_start (GstHipInFlight * f, GstHipDevice * dev)
   GST_OBJECT_UNLOCK (f->trans);
   f->device = dev;
   f->first = f->pending = 0;
-  f->draining = f->gap = FALSE;
+  f->draining = f->gap = f->chain_discont = FALSE;
+  f->waiter_ret = GST_FLOW_OK;
   if (!gst_hip_device_stream_new (dev, &f->upload)
       || !gst_hip_device_stream_new (dev, &f->download)) {
     gst_hip_in_flight_stop (f);
@@ -366,7 +369,8 @@ push_pending (GstHipInFlight * f)
 static void
 visit (GstHipInFlight * f)
 {
-  if (f->waiter == NULL)
+  /* Pulled from downstream, frames leave only as asked for. */
+  if (f->waiter == NULL || GST_PAD_MODE (f->trans->srcpad) != GST_PAD_MODE_PUSH)
     return;
   g_mutex_lock (&f->waiter_lock);
   f->visits++;
@@ -376,19 +380,20 @@ visit (GstHipInFlight * f)
 }
 
 /* The waiter's, under the stream lock: pushes the oldest frames the device
- * is done with, up to the first after a gap, and watches the next. After
- * a push that failed, or one by the chain (a buffer passed through left
- * behind), the streaming thread goes on. */
+ * is done with, and watches the next. Where the chain owes its next buffer
+ * the DISCONT flag, after a push that failed, or one by the chain (a
+ * buffer passed through left behind), the streaming thread goes on. */
 static void
 push_done (GstHipInFlight * f)
 {
   GstFlowReturn ret = GST_FLOW_OK;
   gboolean pushed = FALSE;
 
-  if (f->waiter_ret != GST_FLOW_OK || f->trans->queued_buf)
+  if (f->chain_discont || f->waiter_ret != GST_FLOW_OK
+      || f->trans->queued_buf)
     return;
   push_due (f);
-  while (ret == GST_FLOW_OK && f->pending && !f->slots[f->first].discont
+  while (ret == GST_FLOW_OK && f->pending
       && gst_hip_device_event_done (f->device, oldest_done_event (f))) {
     GstBuffer *out = NULL;
 
@@ -404,7 +409,9 @@ push_done (GstHipInFlight * f)
   if (ret != GST_FLOW_OK) {
     GST_DEBUG_OBJECT (f->trans, "pushing a frame done: %s",
         gst_flow_get_name (ret));
-    f->waiter_ret = ret;
+    /* Upstream learns of a flush, whichever way it went, on its own. */
+    if (ret != GST_FLOW_FLUSHING)
+      f->waiter_ret = ret;
   } else if (pushed && f->pending) {
     g_mutex_lock (&f->waiter_lock);
     f->watch = f->slots[f->first].left;
@@ -654,6 +661,7 @@ gst_hip_in_flight_accept (GstHipInFlight * f,
     GstFlowReturn pushed = GST_FLOW_OK;
 
     f->gap = TRUE;
+    f->chain_discont = TRUE;
     if (f->pending)
       pushed = push_pending (f);
     return pushed == GST_FLOW_OK ? ret : pushed;
@@ -742,13 +750,19 @@ gst_hip_in_flight_generate_output (GstHipInFlight * f, GstBuffer ** outbuf)
   /* The newest frame was just enqueued: not worth asking about. */
   if (f->pending && (f->draining || f->pending >= f->n_slots
           || (f->pending > 1 && gst_hip_device_event_done (f->device,
-                  oldest_done_event (f)))))
-    return finish_oldest (f, outbuf);
+                  oldest_done_event (f))))) {
+    GstFlowReturn ret = finish_oldest (f, outbuf);
+
+    if (*outbuf)
+      f->chain_discont = FALSE;
+    return ret;
+  }
   f->draining = FALSE;
   if (trans->queued_buf) {
     /* Passed through: the input itself, after every older frame. */
     *outbuf = trans->queued_buf;
     trans->queued_buf = NULL;
+    f->chain_discont = FALSE;
     return GST_FLOW_OK;
   }
   visit (f);
@@ -777,7 +791,7 @@ gst_hip_in_flight_sink_event (GstHipInFlight * f, GstEvent * event)
     waiting = f->due.head;
     g_queue_init (&f->due);
     queue_due (f, waiting, TRUE);
-    f->gap = FALSE;
+    f->gap = f->chain_discont = FALSE;
     f->waiter_ret = GST_FLOW_OK;
     /* A buffer passed through behind them, left by a push the flush
      * failed, belongs before the flush too. */

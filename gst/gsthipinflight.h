@@ -73,8 +73,9 @@ typedef struct
 
 /* Frames of a GstBaseTransform on their way through the device, each in a
  * slot of its own (kernel stream and events) so that consecutive frames
- * overlap. Plain struct, embedded in the element and used from its
- * streaming thread, but for frames_in_flight. */
+ * overlap. Plain struct, embedded in the element and used under its sink
+ * pad's stream lock (its streaming thread, and the waiter), but for
+ * frames_in_flight and what the comments below say. */
 typedef struct
 {
   guint frames_in_flight;       /* the property, under the object lock */
@@ -91,6 +92,9 @@ typedef struct
   guint pending;                /* frames in flight */
   gboolean draining;            /* hand out every frame in flight */
   gboolean gap;                 /* a gap lies before the next frame */
+  /* GstBaseTransform owes the next buffer its chain pushes the DISCONT
+   * flag (a frame dropped as late), and clears it then. */
+  gboolean chain_discont;
   GQueue due;                   /* tags whose frames left, to push next */
   /* With more than one slot, a thread of its own pushes the frames the
    * device is done with while no newer frame comes (gsthipinflight.c). The

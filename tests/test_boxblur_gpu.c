@@ -719,11 +719,12 @@ waited_tag (GstHarness * h, const gchar * title)
 /* A frame leaves as soon as the device is done with it, with no newer
  * frame to push it out: behind a source slower than the device, or one
  * that stalls, each frame comes out on its own, exact, the tags behind it
- * follow it, and the latency reported stays the most a frame may wait. */
+ * follow it, the first frame after a gap is marked DISCONT, and the
+ * latency reported stays the most a frame may wait. */
 GST_START_TEST (test_done_frames_leave)
 {
   GstHarness *h = in_flight_harness_full (TRUE);
-  GstBuffer *expected;
+  GstBuffer *expected, *in;
   guint i;
 
   for (i = 0; i < 6; i++) {
@@ -737,10 +738,16 @@ GST_START_TEST (test_done_frames_leave)
     fail_unless (waited_tag (h, title), "tag %s stayed in flight", title);
     g_free (title);
   }
+  /* The first frame after a gap too, marked DISCONT. */
+  in = numbered_frame_new (6, &expected);
+  GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_DISCONT);
+  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  fail_unless (hipf_test_wait_received (h, 7), "frame 6 stayed in flight");
+  pull_numbered_flagged (h, 6, expected, TRUE);
   fail_unless_equals_uint64 (gst_harness_query_latency (h),
       3 * GST_SECOND / 30);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
-  fail_unless_equals_int (gst_harness_buffers_received (h), 6);
+  fail_unless_equals_int (gst_harness_buffers_received (h), 7);
   gst_harness_teardown (h);
 }
 
