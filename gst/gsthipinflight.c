@@ -76,7 +76,7 @@ gst_hip_in_flight_init (GstHipInFlight * f, GstBaseTransform * trans,
   }
   f->frames_in_flight = GST_HIP_IN_FLIGHT_DEFAULT;
   g_queue_init (&f->due);
-  f->duration = f->reported = GST_CLOCK_TIME_NONE;
+  f->duration = f->reported = f->position = GST_CLOCK_TIME_NONE;
   f->holds = TRUE;
   f->trans = trans;
   f->funcs = funcs;
@@ -224,7 +224,7 @@ gst_hip_in_flight_start (GstHipInFlight * f, GstHipDevice * dev)
 
   GST_OBJECT_LOCK (f->trans);
   f->n_slots = f->frames_in_flight;
-  f->duration = f->reported = GST_CLOCK_TIME_NONE;
+  f->duration = f->reported = f->position = GST_CLOCK_TIME_NONE;
   GST_OBJECT_UNLOCK (f->trans);
   f->device = dev;
   f->first = f->pending = 0;
@@ -305,6 +305,21 @@ oldest_done_event (GstHipInFlight * f)
   return slot->downloaded[slot->n_slices - 1];
 }
 
+/* Notes where @buf, on its way out, ends. */
+static void
+note_position (GstHipInFlight * f, GstBuffer * buf)
+{
+  GstClockTime end = GST_BUFFER_PTS (buf);
+
+  if (!GST_CLOCK_TIME_IS_VALID (end))
+    return;
+  if (GST_BUFFER_DURATION_IS_VALID (buf))
+    end += GST_BUFFER_DURATION (buf);
+  GST_OBJECT_LOCK (f->trans);
+  f->position = end;
+  GST_OBJECT_UNLOCK (f->trans);
+}
+
 /* Hands the oldest frame's output buffer back, once the device is done
  * with it. */
 static void
@@ -325,6 +340,8 @@ take_oldest (GstHipInFlight * f, GstBuffer ** outbuf)
   }
   if (f->funcs->finish && *outbuf)
     f->funcs->finish (f->trans, index, *outbuf);
+  if (*outbuf)
+    note_position (f, *outbuf);
   f->first = (index + 1) % f->n_slots;
   f->pending--;
 }
@@ -763,6 +780,7 @@ gst_hip_in_flight_generate_output (GstHipInFlight * f, GstBuffer ** outbuf)
     *outbuf = trans->queued_buf;
     trans->queued_buf = NULL;
     f->chain_discont = FALSE;
+    note_position (f, *outbuf);
     return GST_FLOW_OK;
   }
   visit (f);
@@ -793,6 +811,9 @@ gst_hip_in_flight_sink_event (GstHipInFlight * f, GstEvent * event)
     queue_due (f, waiting, TRUE);
     f->gap = f->chain_discont = FALSE;
     f->waiter_ret = GST_FLOW_OK;
+    GST_OBJECT_LOCK (f->trans);
+    f->position = GST_CLOCK_TIME_NONE;
+    GST_OBJECT_UNLOCK (f->trans);
     /* A buffer passed through behind them, left by a push the flush
      * failed, belongs before the flush too. */
     gst_buffer_replace (&f->trans->queued_buf, NULL);
@@ -846,6 +867,21 @@ gst_hip_in_flight_query (GstHipInFlight * f, GstPadDirection direction,
   GstClockTime min, max, extra;
   gboolean live;
 
+  if (direction == GST_PAD_SRC
+      && GST_QUERY_TYPE (query) == GST_QUERY_POSITION) {
+    GstFormat format;
+    GstClockTime end;
+
+    gst_query_parse_position (query, &format, NULL);
+    GST_OBJECT_LOCK (f->trans);
+    end = f->position;
+    GST_OBJECT_UNLOCK (f->trans);
+    if (format == GST_FORMAT_TIME && GST_CLOCK_TIME_IS_VALID (end)
+        && f->trans->segment.format == GST_FORMAT_TIME)
+      gst_query_set_position (query, format, gst_segment_to_stream_time
+          (&f->trans->segment, GST_FORMAT_TIME, end));
+    return;
+  }
   if (direction != GST_PAD_SRC || GST_QUERY_TYPE (query) != GST_QUERY_LATENCY)
     return;
   GST_OBJECT_LOCK (f->trans);

@@ -116,6 +116,9 @@ typedef struct
   GstClockTime duration;
   gboolean holds;
   GstClockTime reported;
+  /* Where the last buffer out ends, under the object lock: position
+   * queries, which GstBaseTransform answers from its chain's pushes. */
+  GstClockTime position;
 } GstHipInFlight;
 
 void gst_hip_in_flight_init (GstHipInFlight * f, GstBaseTransform * trans,
@@ -163,7 +166,8 @@ gboolean gst_hip_in_flight_sink_event (GstHipInFlight * f, GstEvent * event);
 /* Called by the element's query before it chains up. */
 void gst_hip_in_flight_sink_query (GstHipInFlight * f,
     GstPadDirection direction, GstQuery * query);
-/* Called on a query its parent class answered. */
+/* Called on a query its parent class answered: the latency, and the
+ * position downstream of frames that the waiter pushed. */
 void gst_hip_in_flight_query (GstHipInFlight * f, GstPadDirection direction,
     GstQuery * query);
 /* The element's new caps (their frame rate), and whether frames wait for

@@ -719,12 +719,16 @@ waited_tag (GstHarness * h, const gchar * title)
 /* A frame leaves as soon as the device is done with it, with no newer
  * frame to push it out: behind a source slower than the device, or one
  * that stalls, each frame comes out on its own, exact, the tags behind it
- * follow it, the first frame after a gap is marked DISCONT, and the
- * latency reported stays the most a frame may wait. */
+ * follow it, position queries find the stream where it ends, the first
+ * frame after a gap is marked DISCONT, and the latency reported stays the
+ * most a frame may wait. */
 GST_START_TEST (test_done_frames_leave)
 {
   GstHarness *h = in_flight_harness_full (TRUE);
+  GstElement *blur = gst_harness_find_element (h, "hipboxblur");
+  GstPad *src = gst_element_get_static_pad (blur, "src");
   GstBuffer *expected, *in;
+  gint64 position;
   guint i;
 
   for (i = 0; i < 6; i++) {
@@ -737,6 +741,9 @@ GST_START_TEST (test_done_frames_leave)
     pull_numbered (h, i, expected);
     fail_unless (waited_tag (h, title), "tag %s stayed in flight", title);
     g_free (title);
+    /* Downstream of the element, the stream is where that frame ends. */
+    fail_unless (gst_pad_query_position (src, GST_FORMAT_TIME, &position));
+    fail_unless_equals_int64 (position, (i + 1) * GST_SECOND / 30);
   }
   /* The first frame after a gap too, marked DISCONT. */
   in = numbered_frame_new (6, &expected);
@@ -748,6 +755,8 @@ GST_START_TEST (test_done_frames_leave)
       3 * GST_SECOND / 30);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   fail_unless_equals_int (gst_harness_buffers_received (h), 7);
+  gst_object_unref (src);
+  gst_object_unref (blur);
   gst_harness_teardown (h);
 }
 
