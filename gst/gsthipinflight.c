@@ -24,9 +24,10 @@
  * stalls, a frame leaves once done, not when the next one comes. The
  * waiter leaves the frame after one dropped as late to the streaming
  * thread, whose GstBaseTransform owes it the DISCONT flag, and a push of
- * its own that fails is returned upstream by the next chain. Pushes it
- * makes do not count in GstBaseTransform's QoS statistics nor in the
- * position it answers queries with. Tags wait behind the
+ * its own that fails is returned upstream by the next chain. Its pushes
+ * do not count in GstBaseTransform's QoS statistics; position queries
+ * downstream of the element are answered here, from every buffer out.
+ * Tags wait behind the
  * frames in flight and leave right after the frame before them, so that
  * the overlap goes on; other serialized events (EOS, segment, caps, custom
  * ...) first push every frame in flight (those after a push that fails are
