@@ -1599,6 +1599,72 @@ GST_START_TEST (test_play_cycles)
 
 GST_END_TEST;
 
+/* The frames that reached the sink are the first of @frames, blurred as
+ * @filter does, in order; @what names the case. */
+static void
+check_outputs (Pipe * p, const Filter * filter, GstBuffer ** frames,
+    const GstVideoInfo * info, const gchar * what, guint cycle)
+{
+  guint i;
+
+  for (i = 0; i < p->outputs->len; i++) {
+    gchar *why = NULL;
+
+    fail_unless (check_output (filter, pipe_output (p, i), frames[i], info, i,
+            &why), "cycle %u, %s, frame %u: %s (seed %u)", cycle, what, i,
+        why, hipf_test_seed ());
+  }
+}
+
+/* The same with frames in flight in both elements, whose threads that push
+ * frames done start and stop each cycle: frames played to EOS all come
+ * out, exact and in order, and a stop with frames still in flight neither
+ * hangs nor fails, what came out of it exact and in order. */
+GST_START_TEST (test_play_cycles_in_flight)
+{
+  gchar *error = NULL;
+  Pipe *p = pipe_new ("hipboxblur radius=2 border-mode=clamp "
+      "frames-in-flight=3 ! hiphistogram bins=32 frames-in-flight=2",
+      GST_VIDEO_FORMAT_RGBA, 32, 24, &error);
+  Filter blur = { "hipboxblur", NULL, 2, 2, REF_BORDER_CLAMP };
+  GstVideoInfo info;
+  GstBuffer **frames = random_frames (hipf_test_rand (), 4,
+      GST_VIDEO_FORMAT_RGBA, 32, 24, 0, &info);
+  guint c, i;
+
+  fail_unless (p != NULL, "%s", error);
+  for (c = 0; c < PLAY_CYCLES / 10; c++) {
+    GstMessage *msg = pipe_play (p, frames, 4, NULL);
+
+    fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS,
+        "cycle %u: %s", c, describe (msg));
+    gst_message_unref (msg);
+    fail_unless_equals_int (pipe_stop (p), GST_STATE_CHANGE_SUCCESS);
+    fail_unless_equals_int (p->outputs->len, 4);
+    check_outputs (p, &blur, frames, &info, "to EOS", c);
+    pipe_reset_outputs (p);
+
+    fail_if (gst_element_set_state (p->pipeline, GST_STATE_PLAYING) ==
+        GST_STATE_CHANGE_FAILURE);
+    for (i = 0; i < 4; i++) {
+      GstBuffer *buf = gst_buffer_copy_deep (frames[i]);
+
+      GST_BUFFER_PTS (buf) = i * FRAME_DURATION;
+      GST_BUFFER_DURATION (buf) = FRAME_DURATION;
+      gst_app_src_push_buffer (GST_APP_SRC (p->src), buf);
+    }
+    fail_unless_equals_int (pipe_stop (p), GST_STATE_CHANGE_SUCCESS);
+    fail_unless (p->outputs->len <= 4);
+    check_outputs (p, &blur, frames, &info, "stopped in flight", c);
+    pipe_reset_outputs (p);
+  }
+  free_frames (frames, 4);
+  ASSERT_OBJECT_REFCOUNT (p->pipeline, "pipeline", 1);
+  pipe_free (p);
+}
+
+GST_END_TEST;
+
 /* ---- negotiation failing at run time ----------------------------------- */
 
 /* A source forced onto a format the element does not take (linked without
@@ -1698,6 +1764,7 @@ hardening_gpu_suite (void)
   tcase_add_test (tc, test_properties_while_playing_in_flight);
   tcase_add_test (tc, test_radius_zero_toggle);
   tcase_add_test (tc, test_play_cycles);
+  tcase_add_test (tc, test_play_cycles_in_flight);
   tcase_add_test (tc, test_not_negotiated_boxblur);
   tcase_add_test (tc, test_not_negotiated_histogram);
   return s;
