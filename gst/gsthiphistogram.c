@@ -13,10 +13,10 @@
  *
  * With #GstHipHistogram:frames-in-flight above 1, the upload of a frame
  * overlaps the counting and readback of the frames before it; a frame
- * leaves, with its message and meta, when a newer frame enters once the
- * device is done with it, at the latest once frames-in-flight - 1 newer
- * frames have entered the element (or at EOS), and the most latency this
- * adds is reported in the latency query. Uploads overlap
+ * leaves, with its message and meta, as soon as the device is done with
+ * it, at the latest once frames-in-flight - 1 newer frames have entered
+ * the element (or at EOS), and the most latency this adds is reported in
+ * the latency query. Uploads overlap
  * only from pinned memory (hipboxblur's output, for one), which the element
  * reads in place.
  *

@@ -359,6 +359,20 @@ finish_oldest (GstHipInFlight * f, GstBuffer ** outbuf)
   return GST_FLOW_OK;
 }
 
+/* Pushes the oldest frame, once done, and the tags behind it. */
+static GstFlowReturn
+push_oldest (GstHipInFlight * f)
+{
+  GstBuffer *out = NULL;
+  GstFlowReturn ret = finish_oldest (f, &out);
+
+  if (ret == GST_FLOW_OK && out)
+    ret = gst_pad_push (f->trans->srcpad, out);
+  if (ret == GST_FLOW_OK)
+    push_due (f);
+  return ret;
+}
+
 /* Pushes every frame in flight, oldest first, until one push fails; the
  * frames after it are dropped, so that none is left on the device when the
  * caller goes on (new caps reallocate the slots' memory). */
@@ -369,15 +383,8 @@ push_pending (GstHipInFlight * f)
 
   /* Those of a frame the chain failed to push come before the next. */
   push_due (f);
-  while (f->pending && ret == GST_FLOW_OK) {
-    GstBuffer *out = NULL;
-
-    ret = finish_oldest (f, &out);
-    if (ret == GST_FLOW_OK && out)
-      ret = gst_pad_push (f->trans->srcpad, out);
-    if (ret == GST_FLOW_OK)
-      push_due (f);
-  }
+  while (f->pending && ret == GST_FLOW_OK)
+    ret = push_oldest (f);
   discard (f);
   return ret;
 }
@@ -411,18 +418,12 @@ push_done (GstHipInFlight * f)
       || f->trans->queued_buf)
     return;
   push_due (f);
+  /* push_oldest waits all the same, so that GST_HIP_FAIL counts a wait a
+   * frame whichever thread pushes it. */
   while (ret == GST_FLOW_OK && f->pending
       && gst_hip_device_event_done (f->device, oldest_done_event (f))) {
-    GstBuffer *out = NULL;
-
-    /* Waits all the same, so that GST_HIP_FAIL counts a wait a frame
-     * whichever thread pushes it. */
-    ret = finish_oldest (f, &out);
+    ret = push_oldest (f);
     pushed = TRUE;
-    if (ret == GST_FLOW_OK && out)
-      ret = gst_pad_push (f->trans->srcpad, out);
-    if (ret == GST_FLOW_OK)
-      push_due (f);
   }
   if (ret != GST_FLOW_OK) {
     GST_DEBUG_OBJECT (f->trans, "pushing a frame done: %s",
