@@ -701,19 +701,28 @@ push_tag (GstHarness * h, const gchar * title)
           (gst_tag_list_new (GST_TAG_TITLE, title, NULL))));
 }
 
+typedef struct
+{
+  GstHarness *h;
+  const gchar *title;
+} Tag;
+
+static gboolean
+tag_pulled (gpointer data)
+{
+  Tag *t = data;
+
+  return pulled_tag (t->h, t->title);
+}
+
 /* Pulls the events the harness got until a tag titled @title is among
  * them, for at most ten seconds; FALSE if it did not come. */
 static gboolean
 waited_tag (GstHarness * h, const gchar * title)
 {
-  gint64 end = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
+  Tag t = { h, title };
 
-  while (!pulled_tag (h, title)) {
-    if (g_get_monotonic_time () > end)
-      return FALSE;
-    g_usleep (1000);
-  }
-  return TRUE;
+  return hipf_test_wait_for (tag_pulled, &t);
 }
 
 /* A frame leaves as soon as the device is done with it, with no newer
@@ -773,6 +782,12 @@ refuse_buffer (GstPad * pad, GstPadProbeInfo * info, gpointer refused)
   return GST_PAD_PROBE_HANDLED;
 }
 
+static gboolean
+any_refused (gpointer refused)
+{
+  return g_atomic_int_get ((gint *) refused) > 0;
+}
+
 /* A frame that left on its own and was refused downstream: upstream hears
  * of it with its next frame, which still comes out, as do the ones after
  * it. */
@@ -782,15 +797,13 @@ GST_START_TEST (test_done_frame_refused)
   GstElement *blur = gst_harness_find_element (h, "hipboxblur");
   GstPad *src = gst_element_get_static_pad (blur, "src");
   gint refused = 0;
-  gint64 end = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
   gulong probe = gst_pad_add_probe (src, GST_PAD_PROBE_TYPE_BUFFER,
       refuse_buffer, &refused, NULL);
   GstBuffer *expected[3];
 
   push_numbered (h, 0, &expected[0]);
   gst_buffer_unref (expected[0]);
-  while (g_atomic_int_get (&refused) == 0 && g_get_monotonic_time () < end)
-    g_usleep (1000);
+  hipf_test_wait_for (any_refused, &refused);
   fail_unless_equals_int (g_atomic_int_get (&refused), 1);
   gst_pad_remove_probe (src, probe);
   fail_unless_equals_int (gst_harness_push (h, numbered_frame_new (1,

@@ -240,16 +240,38 @@ hipf_test_check_start_error (const gchar * element)
 }
 
 gboolean
-hipf_test_wait_received (GstHarness * h, guint n)
+hipf_test_wait_for (gboolean (*done) (gpointer data), gpointer data)
 {
   gint64 end = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
 
-  while (gst_harness_buffers_received (h) < n) {
+  while (!done (data)) {
     if (g_get_monotonic_time () > end)
       return FALSE;
     g_usleep (1000);
   }
   return TRUE;
+}
+
+typedef struct
+{
+  GstHarness *h;
+  guint n;
+} Received;
+
+static gboolean
+received (gpointer data)
+{
+  Received *r = data;
+
+  return gst_harness_buffers_received (r->h) >= r->n;
+}
+
+gboolean
+hipf_test_wait_received (GstHarness * h, guint n)
+{
+  Received r = { h, n };
+
+  return hipf_test_wait_for (received, &r);
 }
 
 void

@@ -40,9 +40,10 @@ gboolean hipf_test_padding_unchanged (const GstVideoFrame * frame,
 /* Pops the LATENCY message @bus must hold, and fails on a second; like
  * gst_bus_pop_filtered(), drops the messages of other types before it. */
 void hipf_test_pop_latency_message (GstBus * bus);
-/* Waits, for at most ten seconds, until @h has received @n buffers, which
- * the element may push from a thread of its own; FALSE if they did not
- * come. */
+/* Polls @done (@data) until it holds, for at most ten seconds: what an
+ * element does from a thread of its own; FALSE if it never held. */
+gboolean hipf_test_wait_for (gboolean (*done) (gpointer data), gpointer data);
+/* The same until @h has received @n buffers. */
 gboolean hipf_test_wait_received (GstHarness * h, guint n);
 void hipf_test_check_caps (const gchar * element);
 void hipf_test_check_start_error (const gchar * element);
