@@ -19,7 +19,10 @@
  * streaming thread pushes them: each new frame finds the older ones done
  * or not. Between frames, a thread of the element's own, the waiter,
  * sleeps until the oldest frame is done and pushes it under the sink
- * pad's stream lock, unless the streaming thread came by meanwhile; so
+ * pad's stream lock, unless the streaming thread came by meanwhile (it
+ * never blocks on that lock, whose holder may be stopping the element
+ * and joining the waiter, and stopped from its own thread it finishes on
+ * its own); so
  * behind a source slower than the device (a live one), or one that
  * stalls, a frame leaves once done, not when the next one comes. The
  * waiter leaves the frame after one dropped as late to the streaming
@@ -215,6 +218,23 @@ discard (GstHipInFlight * f)
   f->draining = FALSE;
 }
 
+/* The waiter's own state, apart from the element's: a waiter stopped from
+ * its own thread (an application's handler of a frame it pushed stopping
+ * the element) cannot be joined there; it finishes on its own once back,
+ * and frees this. The streaming thread's visits, the event to wait on and
+ * the stop are under @lock. */
+typedef struct _GstHipWaiter
+{
+  GstHipInFlight *f;
+  GThread *thread;
+  GMutex lock;
+  GCond cond;
+  gboolean stop;
+  GstObject *detached;          /* the element, kept while it finishes */
+  guint64 visits;
+  hipEvent_t watch;
+} GstHipWaiter;
+
 static gboolean waiter_start (GstHipInFlight * f);
 static void waiter_end (GstHipInFlight * f);
 
@@ -339,12 +359,14 @@ take_oldest (GstHipInFlight * f, GstBuffer ** outbuf)
     *outbuf = gst_buffer_make_writable (*outbuf);
     GST_BUFFER_FLAG_SET (*outbuf, GST_BUFFER_FLAG_DISCONT);
   }
-  if (f->funcs->finish && *outbuf)
-    f->funcs->finish (f->trans, index, *outbuf);
-  if (*outbuf)
-    note_position (f, *outbuf);
+  /* The frame is out of flight before finish posts its report: a
+   * handler of the application's may stop the element from there. */
   f->first = (index + 1) % f->n_slots;
   f->pending--;
+  if (*outbuf)
+    note_position (f, *outbuf);
+  if (f->funcs->finish && *outbuf)
+    f->funcs->finish (f->trans, index, *outbuf);
 }
 
 /* Waits for the oldest frame and hands its output buffer back. */
@@ -394,14 +416,16 @@ push_pending (GstHipInFlight * f)
 static void
 visit (GstHipInFlight * f)
 {
+  GstHipWaiter *w = f->waiter;
+
   /* Pulled from downstream, frames leave only as asked for. */
-  if (f->waiter == NULL || GST_PAD_MODE (f->trans->srcpad) != GST_PAD_MODE_PUSH)
+  if (w == NULL || GST_PAD_MODE (f->trans->srcpad) != GST_PAD_MODE_PUSH)
     return;
-  g_mutex_lock (&f->waiter_lock);
-  f->visits++;
-  f->watch = f->pending ? f->slots[f->first].left : NULL;
-  g_cond_signal (&f->waiter_cond);
-  g_mutex_unlock (&f->waiter_lock);
+  g_mutex_lock (&w->lock);
+  w->visits++;
+  w->watch = f->pending ? f->slots[f->first].left : NULL;
+  g_cond_signal (&w->cond);
+  g_mutex_unlock (&w->lock);
 }
 
 /* The waiter's, under the stream lock: pushes the oldest frames the device
@@ -409,8 +433,9 @@ visit (GstHipInFlight * f)
  * the DISCONT flag, after a push that failed, or one by the chain (a
  * buffer passed through left behind), the streaming thread goes on. */
 static void
-push_done (GstHipInFlight * f)
+push_done (GstHipWaiter * w)
 {
+  GstHipInFlight *f = w->f;
   GstFlowReturn ret = GST_FLOW_OK;
   gboolean pushed = FALSE;
 
@@ -432,68 +457,101 @@ push_done (GstHipInFlight * f)
     if (ret != GST_FLOW_FLUSHING)
       f->waiter_ret = ret;
   } else if (pushed && f->pending) {
-    g_mutex_lock (&f->waiter_lock);
-    f->watch = f->slots[f->first].left;
-    g_mutex_unlock (&f->waiter_lock);
+    g_mutex_lock (&w->lock);
+    w->watch = f->slots[f->first].left;
+    g_mutex_unlock (&w->lock);
   }
 }
+
+/* How long the waiter, finding the stream lock held, first waits for the
+ * holder's visit before it tries again; it waits twice as long each time
+ * up to the most, so that a streaming thread blocked downstream (a sink
+ * prerolling) does not keep it busy. */
+#define WAITER_RETRY_FIRST_US 1000
+#define WAITER_RETRY_MOST_US (64 * WAITER_RETRY_FIRST_US)
 
 /* The waiter: sleeps until the frame watched is done, then pushes what is
  * done, unless the streaming thread came by meanwhile. */
 static gpointer
 waiter_loop (gpointer data)
 {
-  GstHipInFlight *f = data;
+  GstHipWaiter *w = data;
+  GstHipInFlight *f = w->f;
+  GstPad *sinkpad = f->trans->sinkpad;
   gint prev = gst_hip_device_enter (f->device);
+  gint64 retry = WAITER_RETRY_FIRST_US;
+  GstObject *detached;
 
-  g_mutex_lock (&f->waiter_lock);
-  while (!f->waiter_stop) {
-    hipEvent_t watch = f->watch;
-    guint64 visits = f->visits;
+  g_mutex_lock (&w->lock);
+  while (!w->stop) {
+    hipEvent_t watch = w->watch;
+    guint64 visits = w->visits;
 
     if (watch == NULL) {
-      g_cond_wait (&f->waiter_cond, &f->waiter_lock);
+      g_cond_wait (&w->cond, &w->lock);
       continue;
     }
-    f->watch = NULL;
-    g_mutex_unlock (&f->waiter_lock);
+    w->watch = NULL;
+    g_mutex_unlock (&w->lock);
     gst_hip_device_event_sleep (watch);
-    g_mutex_lock (&f->waiter_lock);
+    g_mutex_lock (&w->lock);
     /* Where the streaming thread came by meanwhile, it took the frames it
      * found done and set the watch again. */
-    if (f->visits != visits || f->waiter_stop)
+    if (w->visits != visits || w->stop)
       continue;
-    g_mutex_unlock (&f->waiter_lock);
-    GST_PAD_STREAM_LOCK (f->trans->sinkpad);
-    push_done (f);
-    GST_PAD_STREAM_UNLOCK (f->trans->sinkpad);
-    g_mutex_lock (&f->waiter_lock);
+    g_mutex_unlock (&w->lock);
+    /* Never blocked on the stream lock: its holder may be stopping the
+     * element from a handler of a frame it pushed, and joining this
+     * thread. The holder is mostly the streaming thread, whose visit
+     * wakes the waiter; else it tries again after a while. */
+    if (GST_PAD_STREAM_TRYLOCK (sinkpad)) {
+      push_done (w);
+      GST_PAD_STREAM_UNLOCK (sinkpad);
+      retry = WAITER_RETRY_FIRST_US;
+      g_mutex_lock (&w->lock);
+      continue;
+    }
+    g_mutex_lock (&w->lock);
+    if (w->visits == visits && !w->stop) {
+      w->watch = watch;
+      g_cond_wait_until (&w->cond, &w->lock, g_get_monotonic_time () + retry);
+      retry = MIN (2 * retry, WAITER_RETRY_MOST_US);
+    }
   }
-  g_mutex_unlock (&f->waiter_lock);
+  detached = w->detached;
+  g_mutex_unlock (&w->lock);
   gst_hip_device_leave (prev);
+  if (detached) {
+    g_mutex_clear (&w->lock);
+    g_cond_clear (&w->cond);
+    g_free (w);
+    gst_object_unref (detached);
+  }
   return NULL;
 }
 
 static gboolean
 waiter_start (GstHipInFlight * f)
 {
+  GstHipWaiter *w = g_new0 (GstHipWaiter, 1);
   GError *err = NULL;
 
-  g_mutex_init (&f->waiter_lock);
-  g_cond_init (&f->waiter_cond);
-  f->waiter_stop = FALSE;
-  f->visits = 0;
-  f->watch = NULL;
+  w->f = f;
+  g_mutex_init (&w->lock);
+  g_cond_init (&w->cond);
   f->waiter_ret = GST_FLOW_OK;
-  f->waiter = g_thread_try_new ("hipinflight", waiter_loop, f, &err);
-  if (f->waiter)
+  w->thread = g_thread_try_new ("hipinflight", waiter_loop, w, &err);
+  if (w->thread) {
+    f->waiter = w;
     return TRUE;
+  }
   GST_ELEMENT_ERROR (f->trans, RESOURCE, FAILED,
       ("Could not start the thread that pushes frames in flight"),
       ("%s", err->message));
   g_error_free (err);
-  g_mutex_clear (&f->waiter_lock);
-  g_cond_clear (&f->waiter_cond);
+  g_mutex_clear (&w->lock);
+  g_cond_clear (&w->cond);
+  g_free (w);
   return FALSE;
 }
 
@@ -501,16 +559,28 @@ waiter_start (GstHipInFlight * f)
 static void
 waiter_end (GstHipInFlight * f)
 {
-  if (f->waiter == NULL)
+  GstHipWaiter *w = f->waiter;
+
+  if (w == NULL)
     return;
-  g_mutex_lock (&f->waiter_lock);
-  f->waiter_stop = TRUE;
-  g_cond_signal (&f->waiter_cond);
-  g_mutex_unlock (&f->waiter_lock);
-  g_thread_join (f->waiter);
   f->waiter = NULL;
-  g_mutex_clear (&f->waiter_lock);
-  g_cond_clear (&f->waiter_cond);
+  g_mutex_lock (&w->lock);
+  w->stop = TRUE;
+  g_cond_signal (&w->cond);
+  if (g_thread_self () == w->thread) {
+    /* Stopped from a handler on the waiter's own thread: it has no frame
+     * left to watch, and finishes once back from the handler. */
+    GST_DEBUG_OBJECT (f->trans, "stopped from the waiter's thread");
+    w->detached = gst_object_ref (f->trans);
+    g_mutex_unlock (&w->lock);
+    g_thread_unref (w->thread);
+    return;
+  }
+  g_mutex_unlock (&w->lock);
+  g_thread_join (w->thread);
+  g_mutex_clear (&w->lock);
+  g_cond_clear (&w->cond);
+  g_free (w);
 }
 
 /* Slice @k's kernels and download, once the uploads it needs are

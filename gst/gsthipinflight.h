@@ -97,15 +97,9 @@ typedef struct
   gboolean chain_discont;
   GQueue due;                   /* tags whose frames left, to push next */
   /* With more than one slot, a thread of its own pushes the frames the
-   * device is done with while no newer frame comes (gsthipinflight.c). The
-   * streaming thread's visits, the event to wait on and the stop are
-   * under waiter_lock; the waiter's failed push under the stream lock. */
-  GThread *waiter;
-  GMutex waiter_lock;
-  GCond waiter_cond;
-  gboolean waiter_stop;
-  guint64 visits;
-  hipEvent_t watch;
+   * device is done with while no newer frame comes (gsthipinflight.c);
+   * its failed push, under the stream lock. */
+  struct _GstHipWaiter *waiter;
   GstFlowReturn waiter_ret;
   /* What the latency depends on, under the object lock: the caps' frame
    * rate, the longest input duration seen (for variable rates), whether

@@ -927,6 +927,143 @@ GST_START_TEST (test_api_regions)
 
 GST_END_TEST;
 
+/* An application's handler of the element's reports that stops the
+ * element, from the thread that posted the first report (@thread's only,
+ * where set), after holding that thread for @hold_us. */
+typedef struct
+{
+  GstElement *element;
+  GThread *thread;
+  gulong hold_us;
+  gint stopped;                 /* atomic */
+  GThread *stopped_on;
+  GstStateChangeReturn result;
+} Stopper;
+
+static GstBusSyncReply
+stop_on_report (GstBus * bus, GstMessage * msg, gpointer data)
+{
+  Stopper *s = data;
+
+  if (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_ELEMENT
+      || !gst_message_has_name (msg, "hiphistogram")
+      || g_atomic_int_get (&s->stopped)
+      || (s->thread && s->thread != g_thread_self ()))
+    return GST_BUS_PASS;
+  g_usleep (s->hold_us);
+  s->result = gst_element_set_state (s->element, GST_STATE_NULL);
+  s->stopped_on = g_thread_self ();
+  g_atomic_int_set (&s->stopped, 1);
+  return GST_BUS_PASS;
+}
+
+static gboolean
+stopped (gpointer data)
+{
+  return g_atomic_int_get (&((Stopper *) data)->stopped);
+}
+
+/* Starts @h's element again from NULL, with the stream's events. */
+static void
+restart (GstHarness * h, const GstVideoInfo * info)
+{
+  GstCaps *caps = gst_video_info_to_caps (info);
+  GstSegment segment;
+  GstBuffer *buf;
+
+  fail_unless_equals_int (gst_element_set_state (h->element,
+          GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS);
+  while ((buf = gst_harness_try_pull (h)))
+    gst_buffer_unref (buf);
+  fail_unless_equals_int (gst_element_set_state (h->element,
+          GST_STATE_PLAYING), GST_STATE_CHANGE_SUCCESS);
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  fail_unless (gst_harness_push_event (h,
+          gst_event_new_stream_start ("restarted")));
+  fail_unless (gst_harness_push_event (h, gst_event_new_caps (caps)));
+  fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
+}
+
+/* Where an application's handler of a report may stop the element: on
+ * the streaming thread (one frame in flight), on the streaming thread
+ * draining at EOS while the waiter, woken by the same frame, wants the
+ * stream lock, and on the waiter's own thread. */
+static const struct
+{
+  guint in_flight;
+  gboolean at_eos, on_waiter;
+} stop_cases[] = {
+  {1, FALSE, FALSE}, {3, TRUE, FALSE}, {3, FALSE, TRUE},
+};
+
+/* Nothing crashes or hangs: the element stops, and started again it
+ * counts the next frame. A 4K frame keeps the device busy for
+ * milliseconds, so that EOS comes while it is still in flight (else the
+ * waiter reports it, the handler skips that report, and the case tries
+ * again). */
+GST_START_TEST (test_stopped_from_report)
+{
+  const Roi roi = { 0, 0, 0, 0 };
+  const guint in_flight = stop_cases[__i__].in_flight;
+  const gboolean at_eos = stop_cases[__i__].at_eos;
+  const gboolean on_waiter = stop_cases[__i__].on_waiter;
+  gchar *launch = g_strdup_printf ("hiphistogram frames-in-flight=%u",
+      in_flight);
+  GPtrArray *msgs = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_message_unref);
+  GstBus *bus;
+  GstHarness *h = harness_for (launch, GST_VIDEO_FORMAT_RGBA, 3840, 2160,
+      &bus);
+  Stopper stop = { h->element, on_waiter ? NULL : g_thread_self (),
+    at_eos ? 50 * 1000 : 0, 0, NULL, GST_STATE_CHANGE_FAILURE
+  };
+  GstState state;
+  GstVideoInfo info;
+  Sent sent;
+  guint attempt;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_RGBA, 3840, 2160);
+  info.fps_n = 30;
+  info.fps_d = 1;
+  gst_bus_set_sync_handler (bus, stop_on_report, &stop, NULL);
+  for (attempt = 0; attempt < 10 && !stopped (&stop); attempt++) {
+    if (attempt)
+      restart (h, &info);
+    /* Stopped in the push with one frame in flight; frames left in
+     * flight leave later. */
+    fail_unless_equals_int (gst_harness_push (h,
+            hipf_test_timed_frame_new (GST_VIDEO_FORMAT_RGBA, 3840, 2160, 0,
+                FRAME_DURATION)), in_flight == 1 ? GST_FLOW_FLUSHING :
+        GST_FLOW_OK);
+    if (at_eos)
+      gst_harness_push_event (h, gst_event_new_eos ());
+    else
+      hipf_test_wait_for (stopped, &stop);
+  }
+  fail_unless (stopped (&stop), "no report stopped the element");
+  fail_unless_equals_int (stop.result, GST_STATE_CHANGE_SUCCESS);
+  fail_unless (on_waiter == (stop.stopped_on != g_thread_self ()),
+      "stopped on the %s thread", on_waiter ? "test's" : "waiter's");
+  fail_unless_equals_int (gst_element_get_state (h->element, &state, NULL,
+          0), GST_STATE_CHANGE_SUCCESS);
+  fail_unless_equals_int (state, GST_STATE_NULL);
+  gst_bus_set_sync_handler (bus, NULL, NULL, NULL);
+
+  restart (h, &info);
+  collect_messages (bus, msgs);
+  g_ptr_array_set_size (msgs, 0);
+  push_numbered (h, &info, 1, 256, &roi, &sent);
+  fail_unless (hipf_test_wait_received (h, 1), "the frame after the "
+      "restart stayed in flight");
+  collect_messages (bus, msgs);
+  check_sent (h, &info, &sent, 1, msgs, "after a stop from a report");
+  g_ptr_array_unref (msgs);
+  g_free (launch);
+  teardown (h, bus);
+}
+
+GST_END_TEST;
+
 static Suite *
 histogram_gpu_suite (void)
 {
@@ -946,6 +1083,12 @@ histogram_gpu_suite (void)
   tcase_add_test (tc, test_frames_in_flight_passthrough);
   tcase_add_test (tc, test_in_flight_push_fails_passthrough);
   tcase_add_test (tc, test_api_regions);
+  /* A case that hangs fails in a minute, not ten. */
+  tc = tcase_create ("stopped from a report");
+  tcase_set_timeout (tc, 60);
+  suite_add_tcase (s, tc);
+  tcase_add_loop_test (tc, test_stopped_from_report, 0,
+      G_N_ELEMENTS (stop_cases));
   return s;
 }
 
