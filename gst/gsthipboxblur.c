@@ -728,6 +728,13 @@ gst_hip_box_blur_transform_frame (GstVideoFilter * filter,
   return gst_hip_in_flight_run (f);
 }
 
+static gboolean
+gst_hip_box_blur_post_message (GstElement * element, GstMessage * msg)
+{
+  msg = gst_hip_in_flight_post_message (&GST_HIP_BOX_BLUR (element)->in_flight, msg);
+  return GST_ELEMENT_CLASS (parent_class)->post_message (element, msg);
+}
+
 static void
 gst_hip_box_blur_class_init (GstHipBoxBlurClass * klass)
 {
@@ -739,6 +746,7 @@ gst_hip_box_blur_class_init (GstHipBoxBlurClass * klass)
 
   gobject_class->set_property = gst_hip_box_blur_set_property;
   gobject_class->get_property = gst_hip_box_blur_get_property;
+  element_class->post_message = gst_hip_box_blur_post_message;
 
   g_object_class_install_property (gobject_class, PROP_RADIUS,
       g_param_spec_uint ("radius", "Radius",

@@ -699,6 +699,13 @@ gst_hip_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   g_return_val_if_reached (GST_FLOW_NOT_SUPPORTED);
 }
 
+static gboolean
+gst_hip_histogram_post_message (GstElement * element, GstMessage * msg)
+{
+  msg = gst_hip_in_flight_post_message (&GST_HIP_HISTOGRAM (element)->in_flight, msg);
+  return GST_ELEMENT_CLASS (parent_class)->post_message (element, msg);
+}
+
 static void
 gst_hip_histogram_class_init (GstHipHistogramClass * klass)
 {
@@ -715,6 +722,7 @@ gst_hip_histogram_class_init (GstHipHistogramClass * klass)
 
   gobject_class->set_property = gst_hip_histogram_set_property;
   gobject_class->get_property = gst_hip_histogram_get_property;
+  element_class->post_message = gst_hip_histogram_post_message;
 
   g_object_class_install_property (gobject_class, PROP_BINS,
       g_param_spec_uint ("bins", "Bins",

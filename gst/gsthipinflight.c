@@ -27,9 +27,10 @@
  * stalls, a frame leaves once done, not when the next one comes. The
  * waiter leaves the frame after one dropped as late to the streaming
  * thread, whose GstBaseTransform owes it the DISCONT flag, and a push of
- * its own that fails is returned upstream by the next chain. Its pushes
- * do not count in GstBaseTransform's QoS statistics; position queries
- * downstream of the element are answered here, from every buffer out.
+ * its own that fails is returned upstream by the next chain. The frames
+ * pushed here rather than by GstBaseTransform's chain are added to the
+ * processed count of its QoS messages, and position queries downstream
+ * of the element are answered here, from every buffer out.
  * Tags wait behind the
  * frames in flight and leave right after the frame before them, so that
  * the overlap goes on; other serialized events (EOS, segment, caps, custom
@@ -251,6 +252,7 @@ gst_hip_in_flight_start (GstHipInFlight * f, GstHipDevice * dev)
   f->first = f->pending = 0;
   f->draining = f->gap = f->chain_discont = FALSE;
   f->waiter_ret = GST_FLOW_OK;
+  f->pushed = 0;
   if (!gst_hip_device_stream_new (dev, &f->upload)
       || !gst_hip_device_stream_new (dev, &f->download)) {
     gst_hip_in_flight_stop (f);
@@ -388,8 +390,10 @@ push_oldest (GstHipInFlight * f)
   GstBuffer *out = NULL;
   GstFlowReturn ret = finish_oldest (f, &out);
 
-  if (ret == GST_FLOW_OK && out)
+  if (ret == GST_FLOW_OK && out) {
+    f->pushed++;
     ret = gst_pad_push (f->trans->srcpad, out);
+  }
   if (ret == GST_FLOW_OK)
     push_due (f);
   return ret;
@@ -883,6 +887,7 @@ gst_hip_in_flight_sink_event (GstHipInFlight * f, GstEvent * event)
     queue_due (f, waiting, TRUE);
     f->gap = f->chain_discont = FALSE;
     f->waiter_ret = GST_FLOW_OK;
+    f->pushed = 0;
     GST_OBJECT_LOCK (f->trans);
     f->position = GST_CLOCK_TIME_NONE;
     GST_OBJECT_UNLOCK (f->trans);
@@ -928,6 +933,25 @@ gst_hip_in_flight_sink_query (GstHipInFlight * f, GstPadDirection direction,
       GST_DEBUG_OBJECT (f->trans, "draining: %s", gst_flow_get_name (ret));
   }
   GST_PAD_STREAM_UNLOCK (f->trans->sinkpad);
+}
+
+/* GstBaseTransform posts QoS messages from its chain, under the stream
+ * lock, as it drops a frame; like its count, ours restarts at a flush. */
+GstMessage *
+gst_hip_in_flight_post_message (GstHipInFlight * f, GstMessage * msg)
+{
+  GstFormat format;
+  guint64 processed, dropped;
+
+  if (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_QOS
+      || GST_MESSAGE_SRC (msg) != GST_OBJECT (f->trans) || f->pushed == 0)
+    return msg;
+  gst_message_parse_qos_stats (msg, &format, &processed, &dropped);
+  if (format != GST_FORMAT_BUFFERS)
+    return msg;
+  msg = gst_message_make_writable (msg);
+  gst_message_set_qos_stats (msg, format, processed + f->pushed, dropped);
+  return msg;
 }
 
 /* Each frame waits for at most frames-in-flight - 1 newer ones: the slots

@@ -101,6 +101,10 @@ typedef struct
    * its failed push, under the stream lock. */
   struct _GstHipWaiter *waiter;
   GstFlowReturn waiter_ret;
+  /* Frames pushed here rather than by GstBaseTransform's chain, which
+   * counts its own in the QoS statistics; since the start or the last
+   * flush, under the stream lock. */
+  guint64 pushed;
   /* What the latency depends on, under the object lock: the caps' frame
    * rate, the longest input duration seen (for variable rates), whether
    * the element holds frames back at all, and what the last latency query
@@ -164,6 +168,10 @@ void gst_hip_in_flight_sink_query (GstHipInFlight * f,
  * position downstream of frames that the waiter pushed. */
 void gst_hip_in_flight_query (GstHipInFlight * f, GstPadDirection direction,
     GstQuery * query);
+/* The element's post_message, before it chains up: QoS messages count
+ * the frames pushed here as processed too. Returns the message to post. */
+GstMessage *gst_hip_in_flight_post_message (GstHipInFlight * f,
+    GstMessage * msg);
 /* The element's new caps (their frame rate), and whether frames wait for
  * newer ones (not while the element passes them through): where either
  * changes the latency a query was told, a latency message asks for a new

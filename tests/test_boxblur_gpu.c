@@ -941,6 +941,7 @@ GST_START_TEST (test_qos)
   fail_unless (msg != NULL, "no QoS message for the dropped frame");
   gst_message_parse_qos_stats (msg, &format, &processed, &dropped);
   fail_unless_equals_int (format, GST_FORMAT_BUFFERS);
+  fail_unless_equals_uint64 (processed, 1);
   fail_unless_equals_uint64 (dropped, 1);
   gst_message_unref (msg);
   out = gst_harness_push_and_pull (h, frame_at (GST_SECOND + 100 *
@@ -955,6 +956,79 @@ GST_START_TEST (test_qos)
   fail_unless (out != NULL);
   gst_buffer_unref (out);
   fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_QOS) == NULL);
+
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Drops frame @i, late by downstream's QoS, and checks the QoS message:
+ * @processed frames counted as processed, @dropped as dropped. */
+static void
+drop_numbered (GstHarness * h, GstBus * bus, guint i, guint64 processed,
+    guint64 dropped)
+{
+  GstBuffer *expected;
+  GstMessage *msg;
+  GstFormat format;
+  guint64 p, d;
+
+  send_qos (h, i * GST_SECOND / 30, 10 * GST_MSECOND);
+  push_numbered (h, i, &expected);
+  gst_buffer_unref (expected);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_QOS);
+  fail_unless (msg != NULL, "no QoS message for frame %u", i);
+  gst_message_parse_qos_stats (msg, &format, &p, &d);
+  fail_unless_equals_int (format, GST_FORMAT_BUFFERS);
+  fail_unless_equals_uint64 (p, processed);
+  fail_unless_equals_uint64 (d, dropped);
+  gst_message_unref (msg);
+}
+
+/* Pushes every frame in flight out with a DRAIN query. */
+static void
+drain (GstHarness * h)
+{
+  GstQuery *query = gst_query_new_drain ();
+
+  gst_pad_peer_query (h->srcpad, query);
+  gst_query_unref (query);
+}
+
+/* With frames in flight, QoS messages count as processed every frame that
+ * left, also those pushed out by an event or a query rather than by the
+ * chain, and start counting again after a flush. */
+GST_START_TEST (test_qos_in_flight)
+{
+  GstHarness *h = in_flight_harness ();
+  GstBus *bus = gst_bus_new ();
+  GstBuffer *expected[9];
+  GstSegment segment;
+  guint i;
+
+  gst_element_set_bus (h->element, bus);
+  for (i = 0; i < 6; i++)
+    push_numbered (h, i, &expected[i]);
+  /* Frames 0 to 2 left with the chain, 3 to 5 with the query. */
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 3);
+  drain (h);
+  for (i = 0; i < 6; i++)
+    pull_numbered (h, i, expected[i]);
+  drop_numbered (h, bus, 6, 6, 1);
+
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+  set_numbered_caps (h);
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
+  for (i = 7; i < 9; i++)
+    push_numbered (h, i, &expected[i]);
+  drain (h);
+  for (i = 7; i < 9; i++)
+    pull_numbered (h, i, expected[i]);
+  drop_numbered (h, bus, 9, 2, 1);
 
   gst_element_set_bus (h->element, NULL);
   gst_object_unref (bus);
@@ -2096,6 +2170,7 @@ boxblur_gpu_suite (void)
   tcase_add_test (tc, test_drain_query);
   tcase_add_test (tc, test_events_in_flight);
   tcase_add_test (tc, test_qos);
+  tcase_add_test (tc, test_qos_in_flight);
   tcase_add_test (tc, test_discont_in_flight);
   tcase_add_test (tc, test_latency);
   tcase_add_test (tc, test_pinned_pools);
