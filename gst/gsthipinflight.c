@@ -289,6 +289,7 @@ gst_hip_in_flight_stop (GstHipInFlight * f)
 
   if (f->device == NULL || !f->device->opened)
     return;
+  g_atomic_int_inc (&f->stops);
   waiter_end (f);
   /* On the application's thread, with its device current. */
   prev = gst_hip_device_enter (f->device);
@@ -375,11 +376,19 @@ take_oldest (GstHipInFlight * f, GstBuffer ** outbuf)
 static GstFlowReturn
 finish_oldest (GstHipInFlight * f, GstBuffer ** outbuf)
 {
+  gint stops = g_atomic_int_get (&f->stops);
+
   if (!gst_hip_device_event_wait (f->device, oldest_done_event (f))) {
     discard (f);
     return GST_FLOW_ERROR;
   }
   take_oldest (f, outbuf);
+  /* Stopped from a handler of its report (and maybe started again by
+   * then, from another thread): the frame goes no further. */
+  if (g_atomic_int_get (&f->stops) != stops) {
+    gst_clear_buffer (outbuf);
+    return GST_FLOW_FLUSHING;
+  }
   return GST_FLOW_OK;
 }
 
@@ -388,12 +397,17 @@ static GstFlowReturn
 push_oldest (GstHipInFlight * f)
 {
   GstBuffer *out = NULL;
+  gint stops = g_atomic_int_get (&f->stops);
   GstFlowReturn ret = finish_oldest (f, &out);
 
   if (ret == GST_FLOW_OK && out) {
     f->pushed++;
     ret = gst_pad_push (f->trans->srcpad, out);
   }
+  /* Stopped from downstream (a pad probe, a handler) during the push,
+   * which may still have gone through: the caller goes no further. */
+  if (g_atomic_int_get (&f->stops) != stops)
+    return GST_FLOW_FLUSHING;
   if (ret == GST_FLOW_OK)
     push_due (f);
   return ret;
@@ -519,7 +533,8 @@ waiter_loop (gpointer data)
     if (w->visits == visits && !w->stop) {
       w->watch = watch;
       g_cond_wait_until (&w->cond, &w->lock, g_get_monotonic_time () + retry);
-      retry = MIN (2 * retry, WAITER_RETRY_MOST_US);
+      retry = w->visits == visits ? MIN (2 * retry, WAITER_RETRY_MOST_US) :
+          WAITER_RETRY_FIRST_US;
     }
   }
   detached = w->detached;

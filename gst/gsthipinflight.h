@@ -105,6 +105,9 @@ typedef struct
    * counts its own in the QoS statistics; since the start or the last
    * flush, under the stream lock. */
   guint64 pushed;
+  /* Stops so far (atomic): a frame whose report or push stopped the
+   * element belongs to no run, the next one's neither. */
+  gint stops;
   /* What the latency depends on, under the object lock: the caps' frame
    * rate, the longest input duration seen (for variable rates), whether
    * the element holds frames back at all, and what the last latency query

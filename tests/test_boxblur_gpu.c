@@ -998,8 +998,8 @@ drain (GstHarness * h)
 }
 
 /* With frames in flight, QoS messages count as processed every frame that
- * left, also those pushed out by an event or a query rather than by the
- * chain, and start counting again after a flush. */
+ * left, also those pushed out by a query or by the waiter rather than by
+ * the chain, and start counting again after a flush. */
 GST_START_TEST (test_qos_in_flight)
 {
   GstHarness *h = in_flight_harness ();
@@ -1029,7 +1029,16 @@ GST_START_TEST (test_qos_in_flight)
   for (i = 7; i < 9; i++)
     pull_numbered (h, i, expected[i]);
   drop_numbered (h, bus, 9, 2, 1);
+  gst_element_set_bus (h->element, NULL);
+  gst_harness_teardown (h);
 
+  /* A frame the waiter pushed, between frames. */
+  h = in_flight_harness_full (TRUE);
+  gst_element_set_bus (h->element, bus);
+  push_numbered (h, 0, &expected[0]);
+  fail_unless (hipf_test_wait_received (h, 1), "frame 0 stayed in flight");
+  pull_numbered (h, 0, expected[0]);
+  drop_numbered (h, bus, 1, 1, 1);
   gst_element_set_bus (h->element, NULL);
   gst_object_unref (bus);
   gst_harness_teardown (h);
