@@ -372,6 +372,15 @@ take_oldest (GstHipInFlight * f, GstBuffer ** outbuf)
     f->funcs->finish (f->trans, index, *outbuf);
 }
 
+/* Whether the element was stopped since @stops were counted: from a
+ * handler of what the caller sent out meanwhile (a report, a frame, an
+ * event), on whichever thread. */
+static gboolean
+stopped_since (GstHipInFlight * f, gint stops)
+{
+  return g_atomic_int_get (&f->stops) != stops;
+}
+
 /* Waits for the oldest frame and hands its output buffer back. */
 static GstFlowReturn
 finish_oldest (GstHipInFlight * f, GstBuffer ** outbuf)
@@ -385,7 +394,7 @@ finish_oldest (GstHipInFlight * f, GstBuffer ** outbuf)
   take_oldest (f, outbuf);
   /* Stopped from a handler of its report (and maybe started again by
    * then, from another thread): the frame goes no further. */
-  if (g_atomic_int_get (&f->stops) != stops) {
+  if (stopped_since (f, stops)) {
     gst_clear_buffer (outbuf);
     return GST_FLOW_FLUSHING;
   }
@@ -404,13 +413,12 @@ push_oldest (GstHipInFlight * f)
     f->pushed++;
     ret = gst_pad_push (f->trans->srcpad, out);
   }
-  /* Stopped from downstream (a pad probe, a handler) during the push,
-   * which may still have gone through: the caller goes no further. */
-  if (g_atomic_int_get (&f->stops) != stops)
-    return GST_FLOW_FLUSHING;
-  if (ret == GST_FLOW_OK)
+  /* Stopped from downstream (a pad probe, a handler) during the push of
+   * the frame or of its tags, which may still have gone through: the
+   * caller goes no further. */
+  if (ret == GST_FLOW_OK && !stopped_since (f, stops))
     push_due (f);
-  return ret;
+  return stopped_since (f, stops) ? GST_FLOW_FLUSHING : ret;
 }
 
 /* Pushes every frame in flight, oldest first, until one push fails; the
@@ -737,6 +745,7 @@ gst_hip_in_flight_accept (GstHipInFlight * f,
     GstBuffer * input, GstBuffer ** accepted)
 {
   GstBaseTransform *trans = f->trans;
+  gint stops = g_atomic_int_get (&f->stops);
   GstFlowReturn ret;
 
   *accepted = NULL;
@@ -773,6 +782,12 @@ gst_hip_in_flight_accept (GstHipInFlight * f,
     if (f->pending)
       pushed = push_pending (f);
     return pushed == GST_FLOW_OK ? ret : pushed;
+  }
+  /* Stopped from a handler of what went out on the way (frames, tags,
+   * caps, a latency message): no frame to start. */
+  if (stopped_since (f, stops)) {
+    gst_buffer_replace (&trans->queued_buf, NULL);
+    return GST_FLOW_FLUSHING;
   }
   if (ret != GST_FLOW_OK || trans->queued_buf == NULL)
     return ret;

@@ -961,10 +961,13 @@ stop_on_report (GstBus * bus, GstMessage * msg, gpointer data)
   return GST_BUS_PASS;
 }
 
+/* Stops on a buffer or on a tag event. */
 static GstPadProbeReturn
-stop_on_buffer (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+stop_on_data (GstPad * pad, GstPadProbeInfo * info, gpointer data)
 {
-  stop_once (data);
+  if (!(GST_PAD_PROBE_INFO_TYPE (info) & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM)
+      || GST_EVENT_TYPE (GST_PAD_PROBE_INFO_EVENT (info)) == GST_EVENT_TAG)
+    stop_once (data);
   return GST_PAD_PROBE_OK;
 }
 
@@ -1081,12 +1084,18 @@ GST_START_TEST (test_stopped_from_report)
 
 GST_END_TEST;
 
+/* What the probe stops on: the frame in flight, or the tag behind it. */
+static const GstPadProbeType stop_probes[] = {
+  GST_PAD_PROBE_TYPE_BUFFER, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM,
+};
+
 /* A pad probe downstream that stops the element during a push that
  * drains frames in flight (a DISCONT input lets them leave first), where
  * the push itself still goes through: the input that drained them is
  * refused, nothing crashes, and the element starts again. */
 GST_START_TEST (test_stopped_from_probe)
 {
+  const GstPadProbeType type = stop_probes[__i__];
   GstBus *bus;
   GstHarness *h = busy_harness_for ("hiphistogram frames-in-flight=3",
       GST_VIDEO_FORMAT_GRAY8, 16, 8, &bus);
@@ -1103,12 +1112,14 @@ GST_START_TEST (test_stopped_from_probe)
   info.fps_d = 1;
   fail_unless_equals_int (gst_harness_push (h, timed_frame (0)),
       GST_FLOW_OK);
-  probe = gst_pad_add_probe (src, GST_PAD_PROBE_TYPE_BUFFER, stop_on_buffer,
-      &stop, NULL);
+  fail_unless (gst_harness_push_event (h, gst_event_new_tag
+          (gst_tag_list_new (GST_TAG_TITLE, "behind frame 0", NULL))));
+  probe = gst_pad_add_probe (src, type, stop_on_data, &stop, NULL);
   in = timed_frame (FRAME_DURATION);
   GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_DISCONT);
   fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_FLUSHING);
-  fail_unless (stopped (&stop), "the probe saw no frame");
+  fail_unless (stopped (&stop), "the probe saw no %s", type ==
+      GST_PAD_PROBE_TYPE_BUFFER ? "frame" : "tag");
   fail_unless_equals_int (stop.result, GST_STATE_CHANGE_SUCCESS);
   gst_pad_remove_probe (src, probe);
   check_restarted (h, bus, &info);
@@ -1143,7 +1154,8 @@ histogram_gpu_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_loop_test (tc, test_stopped_from_report, 0,
       G_N_ELEMENTS (stop_cases));
-  tcase_add_test (tc, test_stopped_from_probe);
+  tcase_add_loop_test (tc, test_stopped_from_probe, 0,
+      G_N_ELEMENTS (stop_probes));
   return s;
 }
 
