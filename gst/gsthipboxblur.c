@@ -731,7 +731,8 @@ gst_hip_box_blur_transform_frame (GstVideoFilter * filter,
 static gboolean
 gst_hip_box_blur_post_message (GstElement * element, GstMessage * msg)
 {
-  msg = gst_hip_in_flight_post_message (&GST_HIP_BOX_BLUR (element)->in_flight, msg);
+  msg = gst_hip_in_flight_post_message (&GST_HIP_BOX_BLUR (element)->in_flight,
+      msg);
   return GST_ELEMENT_CLASS (parent_class)->post_message (element, msg);
 }
 

@@ -702,7 +702,8 @@ gst_hip_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
 static gboolean
 gst_hip_histogram_post_message (GstElement * element, GstMessage * msg)
 {
-  msg = gst_hip_in_flight_post_message (&GST_HIP_HISTOGRAM (element)->in_flight, msg);
+  msg = gst_hip_in_flight_post_message (&GST_HIP_HISTOGRAM (element)->in_flight,
+      msg);
   return GST_ELEMENT_CLASS (parent_class)->post_message (element, msg);
 }
 
