@@ -17,10 +17,10 @@
  * on another); a frame leaves the element as soon as the device is done
  * with it, pushed between frames by a thread of the element's own, at the
  * latest once frames-in-flight - 1 newer frames have entered (or at EOS),
- * and the most latency this adds is reported in the latency query. With one frame in flight, a frame crosses
- * the device in #GstHipBoxBlur:slices of rows instead, each slice's
- * download overlapping the next one's kernels and later ones' uploads, with
- * no added latency.
+ * and the most latency this adds is reported in the latency query. With
+ * one frame in flight, a frame crosses the device in #GstHipBoxBlur:slices
+ * of rows instead, each slice's download overlapping the next one's
+ * kernels and later ones' uploads, with no added latency.
  * The element offers upstream a pool of pinned host memory and writes its
  * output to pinned memory, so that frames cross the link by DMA.
  *

@@ -19,12 +19,12 @@
  * streaming thread pushes them: each new frame finds the older ones done
  * or not. Between frames, a thread of the element's own, the waiter,
  * sleeps until the oldest frame is done and pushes it under the sink
- * pad's stream lock, unless the streaming thread came by meanwhile (it
- * never blocks on that lock, whose holder may be stopping the element
- * and joining the waiter, and stopped from its own thread it finishes on
- * its own); so
+ * pad's stream lock, unless the streaming thread came by meanwhile. So
  * behind a source slower than the device (a live one), or one that
  * stalls, a frame leaves once done, not when the next one comes. The
+ * waiter never blocks on the stream lock, whose holder may be stopping
+ * the element and joining it; stopped from its own thread, it is not
+ * joined but finishes on its own. The
  * waiter leaves the frame after one dropped as late to the streaming
  * thread, whose GstBaseTransform owes it the DISCONT flag, and a push of
  * its own that fails is returned upstream by the next chain. The frames
