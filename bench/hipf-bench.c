@@ -733,6 +733,18 @@ main (int argc, char **argv)
       {"hipboxblur", "hipboxblur radius=6 frames-in-flight=4",
           "pinned in, 4 in flight", GST_VIDEO_FORMAT_RGBA, 3840, 2160, TRUE,
           LINK_BOTH},
+      /* Large radii: the band kernels, and slices that blur more rows
+       * again around them. */
+      {"hipboxblur", "hipboxblur radius=50", "pinned in, radius 50",
+          GST_VIDEO_FORMAT_RGBA, 3840, 2160, TRUE, LINK_BOTH},
+      {"hipboxblur", "hipboxblur radius=50 frames-in-flight=4",
+          "pinned in, 4 in flight, radius 50", GST_VIDEO_FORMAT_RGBA, 3840,
+          2160, TRUE, LINK_BOTH},
+      {"hipboxblur", "hipboxblur radius=200", "pinned in, radius 200",
+          GST_VIDEO_FORMAT_RGBA, 3840, 2160, TRUE, LINK_BOTH},
+      {"hipboxblur", "hipboxblur radius=200 frames-in-flight=4",
+          "pinned in, 4 in flight, radius 200", GST_VIDEO_FORMAT_RGBA, 3840,
+          2160, TRUE, LINK_BOTH},
       /* Whole frames, against the slices one frame in flight takes. */
       {"hipboxblur", "hipboxblur radius=6 slices=1",
           "pinned in, whole frames", GST_VIDEO_FORMAT_RGBA, 3840, 2160, TRUE,
