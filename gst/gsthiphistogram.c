@@ -374,7 +374,7 @@ gst_hip_histogram_set_caps (GstBaseTransform * trans, GstCaps * incaps,
             hipf_histogram_buffer_size (),
             "histograms")
         || !gst_hip_device_alloc_host (&self->device, &slot->host_counts,
-            counts_size, "histograms"))
+            HIPF_HISTOGRAM_COPIES * counts_size, "histograms"))
       return FALSE;
   }
   self->negotiated = TRUE;
@@ -580,7 +580,8 @@ count_frame (GstBaseTransform * trans, guint index, guint slice,
   return gst_hip_device_launched (dev, err, "hipf_histogram");
 }
 
-/* The counts come back as one row. */
+/* The copies of the counts come back as rows of one copy each, added up
+ * once they are back. */
 static gboolean
 download_counts (GstBaseTransform * trans, guint index, guint slice,
     hipStream_t stream)
@@ -593,7 +594,8 @@ download_counts (GstBaseTransform * trans, guint index, guint slice,
       sizeof (guint32);
 
   return gst_hip_device_copy_2d (&self->device, stream, slot->host_counts.ptr,
-      size, counts, size, size, 1, hipMemcpyDeviceToHost);
+      size, counts, HIPF_HISTOGRAM_COPY_WORDS * sizeof (guint32), size,
+      HIPF_HISTOGRAM_COPIES, hipMemcpyDeviceToHost);
 }
 
 static void
@@ -609,17 +611,23 @@ finish_frame (GstBaseTransform * trans, guint index, GstBuffer * buf)
   GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
   Slot *slot = &self->slots[index];
   const Settings *s = &slot->settings;
-  const guint32 *counts = slot->host_counts.ptr;
+  const gsize words = self->frame.n_channels * HIPF_HISTOGRAM_VALUES;
+  guint32 counts[HIPF_HISTOGRAM_COPY_WORDS];
+  gboolean meta = s->attach_meta && gst_buffer_is_writable (buf);
+  /* A message only where one is due. */
+  gboolean message = s->post_messages && interval_elapsed (self, s,
+      segment_time (&trans->segment, GST_BUFFER_PTS (buf), TRUE));
 
-  if (s->attach_meta && gst_buffer_is_writable (buf)) {
-    GstCustomMeta *meta =
+  if (!meta && !message)
+    return;
+  hipf_histogram_add_copies (slot->host_counts.ptr, words, words, counts);
+  if (meta) {
+    GstCustomMeta *custom =
         gst_buffer_add_custom_meta (buf, GST_HIP_HISTOGRAM_META_NAME);
 
-    fill_report (self, counts, s, buf, gst_custom_meta_get_structure (meta));
+    fill_report (self, counts, s, buf, gst_custom_meta_get_structure (custom));
   }
-  /* A message only where one is due. */
-  if (s->post_messages && interval_elapsed (self, s,
-          segment_time (&trans->segment, GST_BUFFER_PTS (buf), TRUE))) {
+  if (message) {
     GstStructure *report = gst_structure_new_empty ("hiphistogram");
 
     fill_report (self, counts, s, buf, report);

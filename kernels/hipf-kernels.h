@@ -106,21 +106,51 @@ typedef struct {
   HipfHistogramPlane planes[3];
 } HipfHistogramFrame;
 
+/* Blocks add their counts into this many copies of the histograms in turn,
+ * which the caller adds up: 132 blocks adding into one copy queue on its
+ * words' atomics (H100, against one copy: GRAY8 3840x2160 8.7 to 9.0 us
+ * against 9.3 to 9.6, RGBA 1920x1080 11.5 to 11.7 against 12.3 to 12.6,
+ * RGBA 3840x2160 even; 32 copies gained no more). */
+#define HIPF_HISTOGRAM_COPIES 8
+/* Words of one copy, and of one half of the buffer (all its copies). */
+#define HIPF_HISTOGRAM_COPY_WORDS \
+  (HIPF_HISTOGRAM_MAX_CHANNELS * HIPF_HISTOGRAM_VALUES)
+#define HIPF_HISTOGRAM_HALF_WORDS \
+  (HIPF_HISTOGRAM_COPIES * HIPF_HISTOGRAM_COPY_WORDS)
+
 /* Bytes of device memory hipf_histogram() needs: two halves, each room for
- * the histograms of a frame. It must be zeroed when allocated, and used by
- * one stream at a time, or by streams ordered with events. */
+ * the copies of a frame's histograms. It must be zeroed when allocated,
+ * and used by one stream at a time, or by streams ordered with events. */
 size_t hipf_histogram_buffer_size (void);
 
-/* Where half @half of such a buffer starts. */
+/* Where half @half of such a buffer starts: its first copy, the others
+ * HIPF_HISTOGRAM_COPY_WORDS apart. */
 static inline uint32_t *
 hipf_histogram_counts (uint32_t * buffer, int half)
 {
-  return buffer + (half ? HIPF_HISTOGRAM_MAX_CHANNELS * HIPF_HISTOGRAM_VALUES : 0);
+  return buffer + (half ? HIPF_HISTOGRAM_HALF_WORDS : 0);
 }
 
-/* Counts every channel of @frame in one launch into the first n_channels *
- * HIPF_HISTOGRAM_VALUES words of half @half of @buffer, a buffer as above.
- * Blocks add into that half, which must be zero, and the launch clears the
+/* The histograms: the sum of the HIPF_HISTOGRAM_COPIES copies at @copies,
+ * @stride words apart, of which the first @words words count. */
+static inline void
+hipf_histogram_add_copies (const uint32_t * copies, size_t stride,
+    size_t words, uint32_t * counts)
+{
+  size_t i;
+  int k;
+
+  for (i = 0; i < words; i++)
+    counts[i] = copies[i];
+  for (k = 1; k < HIPF_HISTOGRAM_COPIES; k++)
+    for (i = 0; i < words; i++)
+      counts[i] += copies[k * stride + i];
+}
+
+/* Counts every channel of @frame in one launch into the copies of half
+ * @half of @buffer, a buffer as above: channel c's count of value v is
+ * word c * HIPF_HISTOGRAM_VALUES + v of the copies added up. Blocks add
+ * into that half, which must be zero, and the launch clears the
  * other half for the next: launches on a buffer alternate halves 0, 1, 0,
  * ... and need no clearing launch between them. A launch that returns an
  * error did not start and leaves the buffer as it was; one that fails on

@@ -11,9 +11,10 @@
  * all one pixel value (flat areas, letterboxes, test frames) counts them
  * with one atomic per channel instead of one per sample: without that, its
  * 32 lanes would queue on the same counter. Blocks add their copies
- * straight into the output, one of the buffer's two halves, and clear the
- * other for the next frame: no clearing launch, and no block waits for
- * the others to finish. Frames of one plane of one- or four-byte pixels
+ * straight into the output, one of HIPF_HISTOGRAM_COPIES copies of it in
+ * turn in one of the buffer's two halves, and clear the other half for
+ * the next frame: no clearing launch, and no block waits for the others
+ * to finish. Frames of one plane of one- or four-byte pixels
  * (GRAY8, RGBA and the like) take a kernel of their own, plane_histogram,
  * without the flat shortcut.
  */
@@ -26,14 +27,13 @@ namespace hipf {
 namespace {
 
 /* One block of 1024 threads a multiprocessor rather than two of 512: every
- * block adds its counts into the same output words at its end, and half
- * as many blocks queue half as long on those atomics. */
+ * block adds its counts into the same output words at its end (those of
+ * its copy of the output), and half as many blocks queue half as long on
+ * those atomics. */
 constexpr int kHistogramThreads = 1024;
 /* Shared memory kept back from the histogram copies for the kernel's own
  * variables. */
 constexpr size_t kStaticShared = 256;
-constexpr int kMaxHistogramWords =
-    HIPF_HISTOGRAM_MAX_CHANNELS * HIPF_HISTOGRAM_VALUES;
 
 __device__ inline uint32_t rgb_luma (uint32_t r, uint32_t g, uint32_t b)
 {
@@ -287,7 +287,8 @@ __device__ __forceinline__ void count_any_plane (const uint8_t * src,
 __device__ inline void clear_copies (uint32_t * next, uint32_t * copies,
     int words)
 {
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < kMaxHistogramWords;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x;
+      i < HIPF_HISTOGRAM_HALF_WORDS;
       i += gridDim.x * blockDim.x)
     next[i] = 0;
   for (int i = threadIdx.x; i < words; i += blockDim.x)
@@ -295,14 +296,15 @@ __device__ inline void clear_copies (uint32_t * next, uint32_t * copies,
   __syncthreads ();
 }
 
-/* Adds @n copies of @words counters into @out, once the block is done.
- * Every block adds into the same few cache lines, and L2 takes their
- * atomics a request at a time: a thread adds up all copies of its counter
- * so that a warp's atomics cover whole lines, in as few requests as can
- * be. */
+/* Adds @n copies of @words counters into the block's copy of the output
+ * at @out, once the block is done. The blocks that share a copy add into
+ * the same few cache lines, and L2 takes their atomics a request at a
+ * time: a thread adds up all copies of its counter so that a warp's
+ * atomics cover whole lines, in as few requests as can be. */
 __device__ inline void add_copies (const uint32_t * copies, int n, int words,
     uint32_t * out)
 {
+  out += (blockIdx.x % HIPF_HISTOGRAM_COPIES) * HIPF_HISTOGRAM_COPY_WORDS;
   __syncthreads ();
   for (int i = threadIdx.x; i < words; i += blockDim.x) {
     uint32_t sum = 0;
@@ -455,7 +457,7 @@ plane_histogram (HipfHistogramPlane pl, GroupWalk walk, int n_channels,
 extern "C" size_t
 hipf_histogram_buffer_size (void)
 {
-  return 2 * (size_t) hipf::kMaxHistogramWords * sizeof (uint32_t);
+  return 2 * (size_t) HIPF_HISTOGRAM_HALF_WORDS * sizeof (uint32_t);
 }
 
 extern "C" hipError_t
@@ -485,8 +487,8 @@ hipf_histogram (const HipfDeviceLimits * limits,
   uint32_t *counts = hipf_histogram_counts (buffer, half);
   uint32_t *next = hipf_histogram_counts (buffer, !half);
   if (rows == 0)
-    return hipMemsetAsync (next, 0, kMaxHistogramWords * sizeof (uint32_t),
-        stream);
+    return hipMemsetAsync (next, 0,
+        HIPF_HISTOGRAM_HALF_WORDS * sizeof (uint32_t), stream);
 
   /* A copy per warp, or as many as fit. */
   const int warps = kHistogramThreads / limits->warp_size;

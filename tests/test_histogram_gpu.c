@@ -831,8 +831,9 @@ GST_END_TEST;
  * four-byte pixels (R, G, B, alpha and luma, as RGBA counts): a region
  * with no width or no height, a negative one included, counts nothing and
  * reads nothing, and every launch clears the other half of the buffer; a
- * region inside the plane counts its pixels in each channel. The pixels
- * are (v, v, v, alpha), so that luma is v too. */
+ * region inside the plane counts its pixels in each channel, once over
+ * the copies of the counts (the whole plane takes more blocks than there
+ * are copies). The pixels are (v, v, v, alpha), so that luma is v too. */
 static void
 check_api_regions (gint stride)
 {
@@ -843,14 +844,16 @@ check_api_regions (gint stride)
   } cases[] = {
     {0, 0, 16, -1, 0}, {0, 0, -1, 8, 0}, {0, 0, 0, 8, 0}, {0, 0, 16, 0, 0},
     {3, 2, 20, 5, 100}, {0, 0, 64, 8, 512}, {63, 7, 1, 1, 1},
+    {0, 0, 64, 2048, 64 * 2048},
   };
-  const gint w = 64, h = 8;
+  const gint w = 64, h = 2048;
   const guint8 value = 0x55, alpha = 0x99;
   const gint channels = stride == 1 ? 1 : 5;
   const gsize bytes = (gsize) w * stride * h;
   const gsize words = hipf_histogram_buffer_size () / sizeof (guint32);
   const gsize half_words = words / 2;
   guint32 *host = g_new (guint32, words);
+  guint32 sums[HIPF_HISTOGRAM_COPY_WORDS];
   guint8 *pixels = g_malloc (bytes);
   HipfDeviceLimits limits;
   hipError_t err = hipf_device_limits_query (0, &limits);
@@ -900,17 +903,22 @@ check_api_regions (gint stride)
     fail_unless (hipMemcpyAsync (host, buffer, words * sizeof (guint32),
             hipMemcpyDeviceToHost, stream) == hipSuccess);
     fail_unless (hipStreamSynchronize (stream) == hipSuccess);
-    for (i = 0; i < words; i++) {
+    hipf_histogram_add_copies (host, HIPF_HISTOGRAM_COPY_WORDS,
+        HIPF_HISTOGRAM_COPY_WORDS, sums);
+    for (i = 0; i < HIPF_HISTOGRAM_COPY_WORDS; i++) {
       const gsize channel = i / HIPF_HISTOGRAM_VALUES;
       const guint bin = i % HIPF_HISTOGRAM_VALUES;
       const guint expected_bin = channel == 3 ? alpha : value;
-      guint32 expected = i < half_words && channel < (gsize) channels
+      guint32 expected = channel < (gsize) channels
           && bin == expected_bin ? cases[c].count : 0;
 
-      fail_unless (host[i] == expected, "stride %d region %u word %"
-          G_GSIZE_FORMAT ": %u, expected %u", stride, c, i, host[i],
+      fail_unless (sums[i] == expected, "stride %d region %u word %"
+          G_GSIZE_FORMAT ": %u, expected %u", stride, c, i, sums[i],
           expected);
     }
+    for (i = half_words; i < words; i++)
+      fail_unless (host[i] == 0, "stride %d region %u: word %" G_GSIZE_FORMAT
+          " of the next half not cleared", stride, c, i - half_words);
   }
   hipStreamDestroy (stream);
   hipFree (buffer);
