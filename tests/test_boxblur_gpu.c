@@ -263,12 +263,19 @@ GST_START_TEST (test_full_hd)
   }
 
   /* No slice is shorter than the vertical radius: 2048x320 RGBA (2.6 MB)
-   * takes 3 at radius 6, and 2 of 160 rows at vertical radius 110. */
+   * takes 3 at radius 6 and at vertical radius 100 (slices of 107 rows,
+   * each blurring the 100 above it again into the buffer that the slice
+   * two before downloads from), and 2 of 160 rows at vertical radius
+   * 110. */
   {
     GstHarness *h = harness_for (GST_VIDEO_FORMAT_RGBA, 2048, 320);
 
     logged_slices = 0;
     check_frame (h, GST_VIDEO_FORMAT_RGBA, 2048, 320, 0, 6, 6,
+        REF_BORDER_MIRROR);
+    fail_unless_equals_int (logged_slices, 3);
+    logged_slices = 0;
+    check_frame (h, GST_VIDEO_FORMAT_RGBA, 2048, 320, 0, 2, 100,
         REF_BORDER_MIRROR);
     fail_unless_equals_int (logged_slices, 3);
     logged_slices = 0;

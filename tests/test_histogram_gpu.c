@@ -832,8 +832,8 @@ GST_END_TEST;
  * with no width or no height, a negative one included, counts nothing and
  * reads nothing, and every launch clears the other half of the buffer; a
  * region inside the plane counts its pixels in each channel, once over
- * the copies of the counts (the whole plane takes more blocks than there
- * are copies). The pixels are (v, v, v, alpha), so that luma is v too. */
+ * the copies of the counts (the whole plane takes a block for each copy
+ * or more). The pixels are (v, v, v, alpha), so that luma is v too. */
 static void
 check_api_regions (gint stride)
 {
