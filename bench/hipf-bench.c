@@ -759,8 +759,18 @@ main (int argc, char **argv)
       {"hiphist", "hiphistogram frames-in-flight=4",
           "pinned in, 4 in flight", GST_VIDEO_FORMAT_RGBA, 3840, 2160, TRUE,
           LINK_UP},
+      /* Smaller frames, where each frame's own costs weigh more against
+       * the link than at 4K. */
       {"hipboxblur", "hipboxblur radius=6", "pinned in",
           GST_VIDEO_FORMAT_NV12, 1920, 1080, TRUE, LINK_BOTH},
+      {"hipboxblur", "hipboxblur radius=6 frames-in-flight=4",
+          "pinned in, 4 in flight", GST_VIDEO_FORMAT_NV12, 1920, 1080, TRUE,
+          LINK_BOTH},
+      {"hipboxblur", "hipboxblur radius=6", "pinned in",
+          GST_VIDEO_FORMAT_RGBA, 1920, 1080, TRUE, LINK_BOTH},
+      {"hipboxblur", "hipboxblur radius=6 frames-in-flight=4",
+          "pinned in, 4 in flight", GST_VIDEO_FORMAT_RGBA, 1920, 1080, TRUE,
+          LINK_BOTH},
     };
     /* Frames at a live pace: how long each stays in the element. */
     static const struct
