@@ -48,22 +48,13 @@ GST_DEBUG_CATEGORY_STATIC (gst_hip_box_blur_debug);
 #define DEFAULT_SLICES 0
 
 /* Each slice costs calls, launches and the rows its kernels blur again
- * around it, some 10 us, and the first slice's upload and the last one's
- * download cross the link alone: the fastest count grows with the square
- * root of the frame's bytes. One frame in flight, radius 6, pinned memory
- * (H100, us a frame, whole frames -> slices): 3840x2160 RGBA 1274 -> 795
- * to 812 at 8 to 12 slices, 1920x1080 RGBA 347 -> 243 to 245 at 4 to 8,
- * 1280x720 RGBA 166 -> 130 at 3 or 4, 1920x1080 NV12 161 -> 131 at 3,
- * 3840x2160 NV12 511 -> 369 to 372 at 4 to 6, 640x480 RGBA 76 -> 70 at
- * 2; past those the slices cost more (1920x1080 NV12 257 at 12). */
+ * around it, and the first slice's upload and the last one's download
+ * cross the link alone: the fastest count grows with the square root of
+ * the frame's bytes, one slice per this many squared
+ * (docs/design/frame-pipeline.md has the measurements). */
 #define SLICE_BYTES_UNIT 400000
 /* Nor should a slice be shorter than the vertical radius, the rows its
- * windows reach beyond it on each side, which its kernels blur again.
- * Slices held to twice the radius were too few at large radii (RGBA,
- * radius 200, one frame in flight, pinned, us a frame by slice count):
- * 3840x2160 903 to 917 at 5, 864 to 876 at 9, 900 to 920 at 16;
- * 1920x1080 319 to 331 at 2, 287 to 293 at 4, 294 at 5, 304 to 308 at
- * 6. */
+ * windows reach beyond it on each side, which its kernels blur again. */
 #define SLICE_MIN_ROWS 16
 
 enum
@@ -119,6 +110,10 @@ struct _GstHipBoxBlur
   gsize scratch_size;
   GstHipInFlight in_flight;     /* holds the frames-in-flight property */
   Slot slots[GST_HIP_IN_FLIGHT_MAX];
+  /* Each plane's blur plan for each slice, made the first time a slice of
+   * those parameters is blurred and kept while they hold (new caps or
+   * properties plan again). */
+  HipfBoxBlurPlan *plans[GST_VIDEO_MAX_PLANES][GST_HIP_IN_FLIGHT_MAX_SLICES];
 };
 
 GType
@@ -286,6 +281,19 @@ gst_hip_box_blur_start (GstBaseTransform * trans)
   return ok;
 }
 
+static void
+free_plans (GstHipBoxBlur * self)
+{
+  guint p, k;
+
+  for (p = 0; p < GST_VIDEO_MAX_PLANES; p++) {
+    for (k = 0; k < GST_HIP_IN_FLIGHT_MAX_SLICES; k++) {
+      hipf_box_blur_plan_free (self->plans[p][k]);
+      self->plans[p][k] = NULL;
+    }
+  }
+}
+
 static gboolean
 gst_hip_box_blur_stop (GstBaseTransform * trans)
 {
@@ -299,6 +307,7 @@ gst_hip_box_blur_stop (GstBaseTransform * trans)
     gst_hip_device_free (&self->device, &self->slots[i].dst[1]);
     gst_hip_device_free (&self->device, &self->slots[i].scratch);
   }
+  free_plans (self);
   gst_hip_device_close (&self->device);
   return TRUE;
 }
@@ -479,6 +488,38 @@ upload_frame (GstBaseTransform * trans, guint index, guint slice,
       &slot->in_frame, slot->src.ptr, slot->up[slice], slot->up[slice + 1]);
 }
 
+static gboolean
+same_plane (const HipfBoxBlurPlane * a, const HipfBoxBlurPlane * b)
+{
+  return a->width == b->width && a->height == b->height
+      && a->channels == b->channels && a->radius_x == b->radius_x
+      && a->radius_y == b->radius_y && a->border == b->border
+      && a->after_plane == b->after_plane;
+}
+
+/* The plan for plane @p of slice @slice with @params: the one kept, or a
+ * new one where the parameters changed. */
+static const HipfBoxBlurPlan *
+plan_for (GstHipBoxBlur * self, guint p, guint slice,
+    const HipfBoxBlurPlane * params)
+{
+  HipfBoxBlurPlan **plan = &self->plans[p][slice];
+
+  if (*plan && same_plane (hipf_box_blur_plan_plane (*plan), params))
+    return *plan;
+  hipf_box_blur_plan_free (*plan);
+  *plan = NULL;
+  if (!gst_hip_device_check (&self->device,
+          hipf_box_blur_plan_new (&self->device.limits, params, plan),
+          "hipf_box_blur_plan_new"))
+    return NULL;
+  GST_DEBUG_OBJECT (self, "plane %u slice %u (%dx%d, %d channels), radius "
+      "%d,%d: %s kernels", p, slice, params->width, params->height,
+      params->channels, params->radius_x, params->radius_y,
+      hipf_box_blur_path_name (hipf_box_blur_plan_path (*plan)));
+  return *plan;
+}
+
 /* Each plane's rows of the slice, blurred as a plane of their own that
  * holds the rows their windows reach; where that plane ends inside the
  * frame, its rows near the end are wrong and left to the other slices. */
@@ -495,6 +536,7 @@ blur_slice (GstBaseTransform * trans, guint index, guint slice,
   for (p = 0; p < self->layout.n_planes; p++) {
     const GstHipPlane *plane = &self->layout.planes[p];
     HipfBoxBlurPlane params;
+    const HipfBoxBlurPlan *plan;
     gint a, b, top;
     gsize offset;
 
@@ -507,13 +549,10 @@ blur_slice (GstBaseTransform * trans, guint index, guint slice,
     params.height = MIN (b + params.radius_y, plane->height) - top;
     params.after_plane = p > 0;
     offset = plane->offset + plane->pitch * top;
-    GST_LOG_OBJECT (self, "plane %u rows %d to %d (%dx%d, %d channels), "
-        "radius %d,%d: %s kernels", p, top, top + params.height, params.width,
-        params.height, params.channels, params.radius_x, params.radius_y,
-        hipf_box_blur_path (&dev->limits, &params));
-    if (!gst_hip_device_launched (dev, hipf_box_blur (&dev->limits, &params,
-                src + offset, plane->pitch, dst + offset, plane->pitch,
-                slot->scratch.ptr, stream), "hipf_box_blur"))
+    plan = plan_for (self, p, slice, &params);
+    if (plan == NULL || !gst_hip_device_launched (dev,
+            hipf_box_blur_run (plan, src + offset, plane->pitch, dst + offset,
+                plane->pitch, slot->scratch.ptr, stream), "hipf_box_blur_run"))
       return FALSE;
   }
   return TRUE;

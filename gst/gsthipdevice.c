@@ -409,6 +409,14 @@ gst_hip_device_copy_2d (GstHipDevice * dev, hipStream_t stream, void *dst,
 }
 
 gboolean
+gst_hip_device_check (GstHipDevice * dev, hipError_t err, const gchar * call)
+{
+  if (err != hipSuccess)
+    return post_hip_error (dev, err, call);
+  return TRUE;
+}
+
+gboolean
 gst_hip_device_launched (GstHipDevice * dev, hipError_t err,
     const gchar * kernel)
 {

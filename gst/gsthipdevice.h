@@ -79,6 +79,10 @@ gboolean gst_hip_device_copy_2d (GstHipDevice * dev, hipStream_t stream,
     void *dst, gsize dst_pitch,
     const void *src, gsize src_pitch, gsize row_bytes, gsize rows,
     hipMemcpyKind kind);
+/* FALSE, with the element error posted, where @err of @call is not
+ * hipSuccess; for calls that fault injection does not count. */
+gboolean gst_hip_device_check (GstHipDevice * dev, hipError_t err,
+    const gchar * call);
 gboolean gst_hip_device_launched (GstHipDevice * dev, hipError_t err,
     const gchar * kernel);
 gboolean gst_hip_device_synchronize (GstHipDevice * dev);

@@ -2,8 +2,9 @@
  * Copyright (C) 2026 gst-hip-filters contributors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * C entry points of the HIP kernels. Everything here is callable from C;
- * the kernels themselves are the only C++ in the project.
+ * C entry points of the HIP kernels: the device limits, the box blur
+ * (boxblur/boxblur.h) and the histogram. Everything here is callable from
+ * C; the kernels themselves are the only C++ in the project.
  */
 #ifndef HIPF_KERNELS_H
 #define HIPF_KERNELS_H
@@ -12,72 +13,12 @@
 #include <stdint.h>
 
 #include "hipf-runtime.h"
+#include "hipf-limits.h"
+#include "boxblur/boxblur.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* What the launch wrappers need to know of the device to size their grids. */
-typedef struct {
-  int multiprocessors;
-  int max_threads_per_block;
-  int warp_size;
-  size_t shared_mem_per_block;
-  size_t shared_mem_optin;      /* the most a block may ask for explicitly */
-  /* Whether a kernel may start while the one before it on a stream is
-   * finishing (CUDA's programmatic dependent launch, compute capability
-   * 9.0 on); the launch wrappers then overlap their kernels' launches. */
-  int dependent_launch;
-} HipfDeviceLimits;
-
-hipError_t hipf_device_limits_query (int device, HipfDeviceLimits * limits);
-
-typedef enum {
-  HIPF_BORDER_ZERO,
-  HIPF_BORDER_CLAMP,
-  HIPF_BORDER_MIRROR,
-  HIPF_BORDER_WRAP,
-  HIPF_BORDER_VALID,
-} HipfBorderMode;
-
-/* Window sums are kept in 32 bits; (2r+1)^2 * 255 + (2r+1)^2 / 2 stays below
- * 2^32 up to this radius, so the rounded mean is exact. */
-#define HIPF_BOX_BLUR_MAX_RADIUS 2000
-
-/* One plane of 8-bit samples, `channels` of them interleaved per pixel. */
-typedef struct {
-  int width;
-  int height;
-  int channels;                 /* 1 to 4 */
-  int radius_x;
-  int radius_y;
-  HipfBorderMode border;
-  /* Nonzero where the last work before this call on the stream is
-   * hipf_box_blur() of another plane of the same frame, whose source and
-   * destination do not overlap this plane's: a plane that takes the strip
-   * kernels then starts without waiting for that one to finish (the first
-   * plane's kernels wait for what came before the frame). */
-  int after_plane;
-} HipfBoxBlurPlane;
-
-/* Bytes of device scratch memory hipf_box_blur() needs for @plane, and for
- * any plane of its width and channels that is no taller (a slice of it). */
-size_t hipf_box_blur_scratch_size (const HipfDeviceLimits * limits,
-    const HipfBoxBlurPlane * plane);
-
-/* Which kernels hipf_box_blur() runs for @plane: "strips", "paired
- * strips" (bands that share their starts in pairs), "bands" or "general"
- * (see kernels/boxblur.hip); for logs and tests. */
-const char *hipf_box_blur_path (const HipfDeviceLimits * limits,
-    const HipfBoxBlurPlane * plane);
-
-/* Box blur of one plane, enqueued on @stream. @src and @dst are device
- * memory and must not overlap; their rows must start on 16-byte boundaries
- * and hold a whole number of 16-byte chunks (the samples rounded up), which
- * the kernels may read and write past the last sample. */
-hipError_t hipf_box_blur (const HipfDeviceLimits * limits,
-    const HipfBoxBlurPlane * plane, const uint8_t * src, size_t src_pitch,
-    uint8_t * dst, size_t dst_pitch, void *scratch, hipStream_t stream);
 
 /* Histograms always count 256 values per channel; coarser bins are sums of
  * these and cost nothing on the device. */

@@ -2,7 +2,7 @@
  * Copyright (C) 2026 gst-hip-filters contributors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "hipf-kernels.h"
+#include "hipf-limits.h"
 
 hipError_t
 hipf_device_limits_query (int device, HipfDeviceLimits * limits)

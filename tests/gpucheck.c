@@ -40,3 +40,33 @@ hipf_gpu_check_main (int argc, char **argv, Suite * (*suite) (void),
   hipf_test_seed ();
   return gst_check_run_suite (suite (), name, file);
 }
+
+const gchar *
+hipf_test_blur_path (const HipfDeviceLimits * limits,
+    const HipfBoxBlurPlane * plane)
+{
+  HipfBoxBlurPlan *plan = NULL;
+  HipfBoxBlurPath path;
+  hipError_t err = hipf_box_blur_plan_new (limits, plane, &plan);
+
+  fail_unless (err == hipSuccess, "%s", hipGetErrorString (err));
+  path = hipf_box_blur_plan_path (plan);
+  hipf_box_blur_plan_free (plan);
+  return hipf_box_blur_path_name (path);
+}
+
+hipError_t
+hipf_test_blur (const HipfDeviceLimits * limits,
+    const HipfBoxBlurPlane * plane, const void *src, gsize src_pitch,
+    void *dst, gsize dst_pitch, void *scratch, hipStream_t stream)
+{
+  HipfBoxBlurPlan *plan = NULL;
+  hipError_t err = hipf_box_blur_plan_new (limits, plane, &plan);
+
+  if (err != hipSuccess)
+    return err;
+  err = hipf_box_blur_run (plan, src, src_pitch, dst, dst_pitch, scratch,
+      stream);
+  hipf_box_blur_plan_free (plan);
+  return err;
+}

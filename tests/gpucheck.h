@@ -7,12 +7,22 @@
 
 #include <gst/check/gstcheck.h>
 
+#include "hipf-kernels.h"
+
 /* Exit status meson counts as a skipped test. */
 #define HIPF_TEST_SKIP 77
 
 /* Runs @suite when a HIP device is present; otherwise skips. */
 int hipf_gpu_check_main (int argc, char **argv, Suite * (*suite) (void),
     const gchar * name, const gchar * file);
+
+/* The name of the path hipf_box_blur_plan_new() chooses for @plane. */
+const gchar *hipf_test_blur_path (const HipfDeviceLimits * limits,
+    const HipfBoxBlurPlane * plane);
+/* @plane planned, run and its plan freed. */
+hipError_t hipf_test_blur (const HipfDeviceLimits * limits,
+    const HipfBoxBlurPlane * plane, const void *src, gsize src_pitch,
+    void *dst, gsize dst_pitch, void *scratch, hipStream_t stream);
 
 #define HIPF_GPU_CHECK_MAIN(name)                                       \
 int main (int argc, char **argv)                                        \

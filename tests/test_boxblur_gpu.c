@@ -1410,14 +1410,14 @@ check_kernel_plane (const HipfDeviceLimits * limits, gint ch, gint w, gint h,
     gint x, y;
 
     plane.border = kernel_modes[m];
-    fail_unless (takes_path (hipf_box_blur_path (limits, &plane), path),
+    fail_unless (takes_path (hipf_test_blur_path (limits, &plane), path),
         "%d channels %dx%d radius %d,%d %s: %s kernels, not %s", ch, w, h,
-        rx, ry, ref_border_nicks[m], hipf_box_blur_path (limits, &plane),
+        rx, ry, ref_border_nicks[m], hipf_test_blur_path (limits, &plane),
         path);
     /* Not the previous mode's output, which is right away from the edges
      * whatever this mode's kernel writes. */
     poison_outputs (&dst, 1, size, NULL);
-    err = hipf_box_blur (limits, &plane, src, pitch, dst, pitch, scratch,
+    err = hipf_test_blur (limits, &plane, src, pitch, dst, pitch, scratch,
         NULL);
     fail_unless (err == hipSuccess, "%s", hipGetErrorString (err));
     download (out, dst, size, NULL);
@@ -1565,7 +1565,7 @@ GST_START_TEST (test_strips)
   {
     const HipfBoxBlurPlane unpaired = { 1001, 40, 4, 4, 4, HIPF_BORDER_MIRROR };
 
-    fail_unless_equals_string (hipf_box_blur_path (&limits, &unpaired),
+    fail_unless_equals_string (hipf_test_blur_path (&limits, &unpaired),
         "strips");
   }
   for (w = 0; w < G_N_ELEMENTS (wide_rgb); w++)
@@ -1584,8 +1584,8 @@ GST_START_TEST (test_strips)
     HipfBoxBlurPlane zero = valid;
 
     zero.border = HIPF_BORDER_ZERO;
-    fail_unless (takes_path (hipf_box_blur_path (&limits, &valid), "strips"));
-    fail_unless_equals_string (hipf_box_blur_path (&limits, &zero), "bands");
+    fail_unless (takes_path (hipf_test_blur_path (&limits, &valid), "strips"));
+    fail_unless_equals_string (hipf_test_blur_path (&limits, &zero), "bands");
     check_kernel_plane (&limits, 3, valid_rgb[w].width, valid_rgb[w].height,
         valid_rgb[w].padding, valid_rgb[w].rx, valid_rgb[w].ry,
         valid_rgb[w].white, NULL);
@@ -1598,9 +1598,9 @@ GST_START_TEST (test_strips)
     HipfBoxBlurPlane mirror = zero;
 
     mirror.border = HIPF_BORDER_MIRROR;
-    fail_unless_equals_string (hipf_box_blur_path (&limits, &zero),
+    fail_unless_equals_string (hipf_test_blur_path (&limits, &zero),
         "strips");
-    fail_unless_equals_string (hipf_box_blur_path (&limits, &mirror),
+    fail_unless_equals_string (hipf_test_blur_path (&limits, &mirror),
         "bands");
     check_kernel_plane (&limits, 3, 1000, 40, 16, 4, 4, FALSE, NULL);
     check_kernel_plane (&limits, 3, 1000, 40, 0, 4, 4, TRUE, NULL);
@@ -1741,9 +1741,9 @@ GST_START_TEST (test_dependent_launches)
   gint f, r, overlap;
 
   fail_unless (err == hipSuccess, "%s", hipGetErrorString (err));
-  fail_unless_equals_string (hipf_box_blur_path (&limits, &planes[BANDS]),
+  fail_unless_equals_string (hipf_test_blur_path (&limits, &planes[BANDS]),
       "bands");
-  fail_unless_equals_string (hipf_box_blur_path (&limits, &planes[STRIPS]),
+  fail_unless_equals_string (hipf_test_blur_path (&limits, &planes[STRIPS]),
       "strips");
   fail_unless (hipStreamCreateWithFlags (&stream, hipStreamNonBlocking) ==
       hipSuccess);
@@ -1779,7 +1779,7 @@ GST_START_TEST (test_dependent_launches)
     limits.dependent_launch = limits.dependent_launch && overlap;
     poison_outputs (dst, RUNS, size, stream);
     for (r = 0; r < RUNS; r++) {
-      err = hipf_box_blur (&limits, &planes[runs[r].plane],
+      err = hipf_test_blur (&limits, &planes[runs[r].plane],
           runs[r].input < 0 ? src[-1 - runs[r].input] : dst[runs[r].input],
           pitch, dst[r], pitch, scratch, stream);
       fail_unless (err == hipSuccess, "%s", hipGetErrorString (err));
@@ -1858,7 +1858,7 @@ GST_START_TEST (test_planes_in_turn)
         radius[path][k], HIPF_BORDER_MIRROR, k
       };
 
-      fail_unless_equals_string (hipf_box_blur_path (&limits, &pl),
+      fail_unless_equals_string (hipf_test_blur_path (&limits, &pl),
           path == BANDS ? "bands" : "strips");
       scratch_size = MAX (scratch_size,
           hipf_box_blur_scratch_size (&limits, &pl));
@@ -1902,7 +1902,7 @@ GST_START_TEST (test_planes_in_turn)
           HIPF_BORDER_MIRROR, k
         };
 
-        err = hipf_box_blur (&limits, &pl, from + offset[k], pitch[k],
+        err = hipf_test_blur (&limits, &pl, from + offset[k], pitch[k],
             (guint8 *) dst[r] + offset[k], pitch[k], scratch, stream);
         fail_unless (err == hipSuccess, "%s", hipGetErrorString (err));
       }
@@ -1992,7 +1992,7 @@ GST_START_TEST (test_scratch_bounds)
             plane.radius_y = radii[r][1];
             fail_unless (hipMemsetAsync (scratch, 0xa5, bound + guard,
                     NULL) == hipSuccess);
-            err = hipf_box_blur (&limits, &plane, src, pitch, dst, pitch,
+            err = hipf_test_blur (&limits, &plane, src, pitch, dst, pitch,
                 scratch, NULL);
             fail_unless (err == hipSuccess, "%s", hipGetErrorString (err));
             download (tail, (guint8 *) scratch + bound, guard, NULL);
@@ -2002,7 +2002,7 @@ GST_START_TEST (test_scratch_bounds)
                 G_GSIZE_FORMAT " past the %" G_GSIZE_FORMAT "-byte scratch "
                 "written", c, widths[w], heights[k], radii[r][0],
                 radii[r][1], limits.multiprocessors,
-                hipf_box_blur_path (&limits, &plane), i, bound);
+                hipf_test_blur_path (&limits, &plane), i, bound);
           }
         }
         hipFree (src);

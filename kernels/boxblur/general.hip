@@ -1,0 +1,187 @@
+/* gst-hip-filters
+ * Copyright (C) 2026 gst-hip-filters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The general path, for planes no other algorithm takes: column_prefix_sum
+ * stores the prefix down every sample column; box_blur_rows takes each
+ * row's vertical window sums from it, scans them along the row and forms
+ * the horizontal window sums. Any size, any radius; the slowest path.
+ */
+#include "boxblur/algorithms.h"
+#include "boxblur/common.cuh"
+
+namespace hipf::blur {
+namespace {
+
+__global__ void column_prefix_sum (const uint8_t * __restrict__ src,
+    size_t pitch, int row_samples, int height, uint32_t * __restrict__ prefix)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= row_samples)
+    return;
+  uint32_t acc = 0;
+  prefix[i] = 0;
+  for (int y = 0; y < height; ++y) {
+    acc += src[(size_t) y * pitch + i];
+    prefix[(size_t) (y + 1) * row_samples + i] = acc;
+  }
+}
+
+/* Inclusive scan of kRowThreads values per channel, in place. */
+template <int Channels>
+__device__ inline void
+block_inclusive_scan (uint32_t (&values)[kMaxChannels][kRowThreads])
+{
+  const int tid = threadIdx.x;
+  for (int offset = 1; offset < kRowThreads; offset <<= 1) {
+    uint32_t add[Channels];
+#pragma unroll
+    for (int c = 0; c < Channels; ++c)
+      add[c] = tid >= offset ? values[c][tid - offset] : 0;
+    __syncthreads ();
+#pragma unroll
+    for (int c = 0; c < Channels; ++c)
+      values[c][tid] += add[c];
+    __syncthreads ();
+  }
+}
+
+template <int Channels>
+__global__ void __launch_bounds__ (kRowThreads)
+box_blur_rows (const uint32_t * __restrict__ column_prefix, int width,
+    int height, int radius_x, int radius_y, HipfBorderMode mode,
+    uint8_t * __restrict__ dst, size_t dst_pitch, uint32_t * row_scratch)
+{
+  __shared__ uint32_t scan[kMaxChannels][kRowThreads];
+  const int tid = threadIdx.x;
+  const int row_samples = width * Channels;
+  /* P(x) of channel c lives at row[x * Channels + c], x in [0, width]. */
+  uint32_t *row = row_scratch + (size_t) blockIdx.x * (width + 1) * Channels;
+
+  for (int y = blockIdx.x; y < height; y += gridDim.x) {
+    const int ya = y - radius_y, yb = y + radius_y + 1;
+    const uint32_t count_y = window_count (ya, yb, height, mode);
+    uint32_t carry[Channels];
+#pragma unroll
+    for (int c = 0; c < Channels; ++c)
+      carry[c] = 0;
+    if (tid < Channels)
+      row[tid] = 0;
+
+    for (int x0 = 0; x0 < width; x0 += kRowThreads) {
+      const int x = x0 + tid;
+#pragma unroll
+      for (int c = 0; c < Channels; ++c) {
+        uint32_t v = 0;
+        if (x < width) {
+          StridedPrefix col = { column_prefix + x * Channels + c,
+              (size_t) row_samples };
+          v = extended_prefix (col, height, yb, mode) -
+              extended_prefix (col, height, ya, mode);
+        }
+        scan[c][tid] = v;
+      }
+      __syncthreads ();
+      block_inclusive_scan<Channels> (scan);
+      if (x < width) {
+#pragma unroll
+        for (int c = 0; c < Channels; ++c)
+          row[(size_t) (x + 1) * Channels + c] = carry[c] + scan[c][tid];
+      }
+#pragma unroll
+      for (int c = 0; c < Channels; ++c)
+        carry[c] += scan[c][kRowThreads - 1];
+      __syncthreads ();
+    }
+    /* Makes the row prefix written above visible to the whole block. */
+    __syncthreads ();
+
+    uint8_t *out = dst + (size_t) y * dst_pitch;
+    for (int x = tid; x < width; x += kRowThreads) {
+      const int xa = x - radius_x, xb = x + radius_x + 1;
+      const uint32_t n = window_count (xa, xb, width, mode) * count_y;
+#pragma unroll
+      for (int c = 0; c < Channels; ++c) {
+        StridedPrefix p = { row + c, (size_t) Channels };
+        uint32_t sum = extended_prefix (p, width, xb, mode) -
+            extended_prefix (p, width, xa, mode);
+        out[x * Channels + c] = (uint8_t) ((sum + n / 2) / n);
+      }
+    }
+    /* The next row reuses the row prefix buffer. */
+    __syncthreads ();
+  }
+}
+
+/* Blocks of the row kernel: as many as stay resident, at most a row each.
+ * Its scan tile is static shared memory: the dynamic share left to ask
+ * for is smaller by it. */
+template <int Channels>
+int rows_grid (const HipfDeviceLimits * limits, int height)
+{
+  return persistent_grid (limits, box_blur_rows<Channels>, kRowThreads, 0,
+      height, sizeof (uint32_t) * kMaxChannels * kRowThreads);
+}
+
+template <int Channels>
+void launch_rows (const GeneralPlan & plan, const uint32_t * prefix,
+    uint8_t * dst, size_t dst_pitch, uint32_t * row_scratch,
+    hipStream_t stream)
+{
+  const HipfBoxBlurPlane & p = plan.plane;
+  box_blur_rows<Channels> <<<plan.grid, kRowThreads, 0, stream>>> (prefix,
+      p.width, p.height, p.radius_x, p.radius_y, p.border, dst, dst_pitch,
+      row_scratch);
+}
+
+}  // namespace
+
+GeneralPlan plan_general (const HipfDeviceLimits * limits,
+    const HipfBoxBlurPlane * p)
+{
+  GeneralPlan plan = { };
+  plan.plane = *p;
+  switch (p->channels) {
+    case 1: plan.grid = rows_grid<1> (limits, p->height); break;
+    case 2: plan.grid = rows_grid<2> (limits, p->height); break;
+    case 3: plan.grid = rows_grid<3> (limits, p->height); break;
+    default: plan.grid = rows_grid<4> (limits, p->height); break;
+  }
+  plan.prefix_bytes = (size_t) (p->height + 1) * p->width * p->channels *
+      sizeof (uint32_t);
+  plan.scratch = plan.prefix_bytes + (size_t) plan.grid * (p->width + 1) *
+      p->channels * sizeof (uint32_t);
+  return plan;
+}
+
+hipError_t run_general (const GeneralPlan & plan, const uint8_t * src,
+    size_t src_pitch, uint8_t * dst, size_t dst_pitch, void *scratch,
+    hipStream_t stream)
+{
+  const HipfBoxBlurPlane & p = plan.plane;
+  const int row_samples = p.width * p.channels;
+  uint32_t *prefix = (uint32_t *) scratch;
+  uint32_t *row_scratch = (uint32_t *) ((uint8_t *) scratch +
+      plan.prefix_bytes);
+
+  column_prefix_sum <<<ceil_div (row_samples, kColumnThreads),
+      kColumnThreads, 0, stream>>> (src, src_pitch, row_samples, p.height,
+      prefix);
+  switch (p.channels) {
+    case 1:
+      launch_rows<1> (plan, prefix, dst, dst_pitch, row_scratch, stream);
+      break;
+    case 2:
+      launch_rows<2> (plan, prefix, dst, dst_pitch, row_scratch, stream);
+      break;
+    case 3:
+      launch_rows<3> (plan, prefix, dst, dst_pitch, row_scratch, stream);
+      break;
+    default:
+      launch_rows<4> (plan, prefix, dst, dst_pitch, row_scratch, stream);
+      break;
+  }
+  return hipGetLastError ();
+}
+
+}  // namespace hipf::blur
