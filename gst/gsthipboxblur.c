@@ -67,6 +67,7 @@ enum
   PROP_DEVICE_ID,
   PROP_FRAMES_IN_FLIGHT,
   PROP_SLICES,
+  PROP_STATS,
 };
 
 /* One frame on its way through the device: its buffers stay mapped until
@@ -114,6 +115,10 @@ struct _GstHipBoxBlur
    * those parameters is blurred and kept while they hold (new caps or
    * properties plan again). */
   HipfBoxBlurPlan *plans[GST_VIDEO_MAX_PLANES][GST_HIP_IN_FLIGHT_MAX_SLICES];
+
+  /* the stats property, under the object lock */
+  guint last_slices;
+  guint slice_buffers;
 };
 
 GType
@@ -240,6 +245,11 @@ gst_hip_box_blur_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_SLICES:
       g_value_set_uint (value, self->slices);
       break;
+    case PROP_STATS:
+      g_value_take_boxed (value, gst_structure_new ("application/x-hipboxblur-stats",
+              "slices", G_TYPE_UINT, self->last_slices,
+              "slice-buffers", G_TYPE_UINT, self->slice_buffers, NULL));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -308,6 +318,10 @@ gst_hip_box_blur_stop (GstBaseTransform * trans)
     gst_hip_device_free (&self->device, &self->slots[i].scratch);
   }
   free_plans (self);
+  GST_OBJECT_LOCK (self);
+  self->last_slices = 0;
+  self->slice_buffers = 0;
+  GST_OBJECT_UNLOCK (self);
   gst_hip_device_close (&self->device);
   return TRUE;
 }
@@ -366,8 +380,17 @@ may_slice (GstHipBoxBlur * self)
 static gboolean
 alloc_alternate (GstHipBoxBlur * self, Slot * slot)
 {
-  return gst_hip_device_alloc (&self->device, &slot->dst[1],
-      self->layout.size, "output frame for alternate slices");
+  gboolean had = slot->dst[1].ptr != NULL;
+
+  if (!gst_hip_device_alloc (&self->device, &slot->dst[1],
+          self->layout.size, "output frame for alternate slices"))
+    return FALSE;
+  if (!had) {
+    GST_OBJECT_LOCK (self);
+    self->slice_buffers++;
+    GST_OBJECT_UNLOCK (self);
+  }
+  return TRUE;
 }
 
 static gboolean
@@ -469,6 +492,9 @@ slice_frame (GstBaseTransform * trans, guint index, GstHipSlices * s)
     }
   }
   GST_LOG_OBJECT (self, "%u slices of %d rows", s->n, step);
+  GST_OBJECT_LOCK (self);
+  self->last_slices = s->n;
+  GST_OBJECT_UNLOCK (self);
   /* Allocated at negotiation where slices were to be expected; here where
    * a property changed since (a no-op once allocated), once a slot: it
    * stays until the element stops. */
@@ -829,6 +855,20 @@ gst_hip_box_blur_class_init (GstHipBoxBlurClass * klass)
           "frames with more (wrap borders always take whole frames)",
           0, GST_HIP_IN_FLIGHT_MAX_SLICES, DEFAULT_SLICES,
           flags | GST_PARAM_MUTABLE_PLAYING));
+  /**
+   * GstHipBoxBlur:stats:
+   *
+   * How frames cross the device: `slices` (guint), the slices the last
+   * frame crossed in (0 before the first frame), and `slice-buffers`
+   * (guint), the frames in flight that hold a second device output frame
+   * for their slices to write in turn.
+   */
+  g_object_class_install_property (gobject_class, PROP_STATS,
+      g_param_spec_boxed ("stats", "Statistics",
+          "How frames cross the device: slices (slices the last frame "
+          "crossed in) and slice-buffers (frames in flight holding a second "
+          "device output frame for slices)", GST_TYPE_STRUCTURE,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);

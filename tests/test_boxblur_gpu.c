@@ -117,45 +117,32 @@ check_frame (GstHarness * h, GstVideoFormat format, gint width, gint height,
       FRAME_RANDOM);
 }
 
-/* The slices the last frame took, and how many second output frames
- * (for slices to write in turn) the elements allocated, read from their
- * logs. */
-static guint logged_slices, logged_alternates;
-
-static void
-log_slices (GstDebugCategory * category, GstDebugLevel level,
-    const gchar * file, const gchar * function, gint line, GObject * object,
-    GstDebugMessage * message, gpointer user_data)
+/* Field @field of @blur's stats: the slices the last frame took
+ * ("slices"), and how many frames in flight hold a second output frame
+ * for slices to write in turn ("slice-buffers"). */
+static guint
+blur_stat (GstElement * blur, const gchar * field)
 {
-  const gchar *name = gst_debug_category_get_name (category);
-  const gchar *text = gst_debug_message_get (message);
-  guint n, rows;
+  GstStructure *stats = NULL;
+  guint value = G_MAXUINT;
 
-  if (strcmp (name, "hipboxblur") == 0
-      && sscanf (text, "%u slices of %u rows", &n, &rows) == 2)
-    logged_slices = n;
-  if (strcmp (name, "hipdevice") == 0
-      && g_str_has_suffix (text, "for the output frame for alternate slices"))
-    logged_alternates++;
+  g_object_get (blur, "stats", &stats, NULL);
+  fail_unless (stats != NULL);
+  fail_unless (gst_structure_get_uint (stats, field, &value), "%s", field);
+  gst_structure_free (stats);
+  return value;
 }
 
-/* Logs go to log_slices alone while @on. */
-static void
-watch_slices (gboolean on)
+static guint
+last_slices (GstHarness * h)
 {
-  if (on) {
-    gst_debug_remove_log_function (gst_debug_log_default);
-    gst_debug_add_log_function (log_slices, NULL, NULL);
-    gst_debug_set_threshold_for_name ("hipboxblur", GST_LEVEL_LOG);
-    gst_debug_set_threshold_for_name ("hipdevice", GST_LEVEL_DEBUG);
-  } else {
-    gst_debug_unset_threshold_for_name ("hipboxblur");
-    gst_debug_unset_threshold_for_name ("hipdevice");
-    gst_debug_remove_log_function (log_slices);
-    gst_debug_add_log_function (gst_debug_log_default, NULL, NULL);
-  }
-  logged_slices = 0;
-  logged_alternates = 0;
+  return blur_stat (h->element, "slices");
+}
+
+static guint
+slice_buffers (GstHarness * h)
+{
+  return blur_stat (h->element, "slice-buffers");
 }
 
 /* Every format, border mode and radius 0, 1, 6, 50 and beyond the frame. */
@@ -239,24 +226,21 @@ GST_START_TEST (test_full_hd)
   static const guint slices[] = { 5, 3, 3, 4 };
   guint f, m;
 
-  watch_slices (TRUE);
   for (f = 0; f < G_N_ELEMENTS (formats); f++) {
     GstHarness *h;
 
     /* One second output frame, allocated as the caps arrive. */
-    logged_alternates = 0;
     h = harness_for (formats[f], 1920, 1080);
-    fail_unless_equals_int (logged_alternates, 1);
+    fail_unless_equals_int (slice_buffers (h), 1);
+    fail_unless_equals_int (last_slices (h), 0);
     for (m = 0; m < REF_N_BORDERS; m++) {
       guint expected = m == REF_BORDER_WRAP ? 1 : slices[f];
 
-      logged_slices = 0;
       check_frame (h, formats[f], 1920, 1080, 0, 6, 6, m);
-      fail_unless_equals_int (logged_slices, expected);
+      fail_unless_equals_int (last_slices (h), expected);
       if (f < 2) {
-        logged_slices = 0;
         check_frame (h, formats[f], 1920, 1080, 0, 50, 50, m);
-        fail_unless_equals_int (logged_slices, expected);
+        fail_unless_equals_int (last_slices (h), expected);
       }
     }
     gst_harness_teardown (h);
@@ -270,24 +254,20 @@ GST_START_TEST (test_full_hd)
   {
     GstHarness *h = harness_for (GST_VIDEO_FORMAT_RGBA, 2048, 320);
 
-    logged_slices = 0;
     check_frame (h, GST_VIDEO_FORMAT_RGBA, 2048, 320, 0, 6, 6,
         REF_BORDER_MIRROR);
-    fail_unless_equals_int (logged_slices, 3);
-    logged_slices = 0;
+    fail_unless_equals_int (last_slices (h), 3);
     check_frame (h, GST_VIDEO_FORMAT_RGBA, 2048, 320, 0, 2, 100,
         REF_BORDER_MIRROR);
-    fail_unless_equals_int (logged_slices, 3);
-    logged_slices = 0;
+    fail_unless_equals_int (last_slices (h), 3);
     check_frame (h, GST_VIDEO_FORMAT_RGBA, 2048, 320, 0, 2, 110,
         REF_BORDER_MIRROR);
-    fail_unless_equals_int (logged_slices, 2);
+    fail_unless_equals_int (last_slices (h), 2);
     gst_harness_teardown (h);
   }
 
   /* With two frames in flight, whole frames, exact, and no second output
    * frame in either slot. */
-  logged_alternates = 0;
   {
     GstHarness *h = gst_harness_new_parse ("hipboxblur frames-in-flight=2 "
         "radius=6");
@@ -297,6 +277,7 @@ GST_START_TEST (test_full_hd)
     GstBuffer *expected = gst_buffer_new_allocate (NULL, info.size, NULL);
     GstVideoFrame fi, fe, fo;
     GstBuffer *out;
+    GstElement *blur = gst_harness_find_element (h, "hipboxblur");
     gchar *where = NULL;
 
     gst_harness_set_caps_str (h,
@@ -306,9 +287,8 @@ GST_START_TEST (test_full_hd)
     fail_unless (gst_video_frame_map (&fe, &info, expected, GST_MAP_WRITE));
     ref_box_blur_frame (&fi, &fe, 6, 6, REF_BORDER_MIRROR);
     gst_video_frame_unmap (&fi);
-    logged_slices = 0;
     fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
-    fail_unless_equals_int (logged_slices, 1);
+    fail_unless_equals_int (blur_stat (blur, "slices"), 1);
     fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
     out = gst_harness_pull (h);
     fail_unless (out != NULL);
@@ -319,10 +299,10 @@ GST_START_TEST (test_full_hd)
     gst_video_frame_unmap (&fe);
     gst_buffer_unref (out);
     gst_buffer_unref (expected);
+    fail_unless_equals_int (blur_stat (blur, "slice-buffers"), 0);
+    gst_object_unref (blur);
     gst_harness_teardown (h);
-    fail_unless_equals_int (logged_alternates, 0);
   }
-  watch_slices (FALSE);
 }
 
 GST_END_TEST;
@@ -2045,7 +2025,6 @@ GST_START_TEST (test_slices)
   static const gint radii[][2] = { {1, 1}, {2, 3}, {6, 6}, {1, 20}, {9, 40} };
   guint f, s, c, m, r;
 
-  watch_slices (TRUE);
   for (f = 0; f < hipf_test_n_formats; f++) {
     GstVideoFormat fmt = hipf_test_formats[f];
     const GstVideoFormatInfo *finfo = gst_video_format_get_info (fmt);
@@ -2058,30 +2037,27 @@ GST_START_TEST (test_slices)
 
       /* Frames this small take one slice of their own accord: the second
        * output frame waits for the first frame asked to take more. */
-      logged_alternates = 0;
       h = harness_for (fmt, sz->width, sz->height);
-      fail_unless_equals_int (logged_alternates, 0);
+      fail_unless_equals_int (slice_buffers (h), 0);
       for (c = 0; c < G_N_ELEMENTS (counts); c++) {
         guint expected = taken[s][c][sub];
 
         g_object_set (h->element, "slices", counts[c], NULL);
         for (m = 0; m < REF_N_BORDERS; m++) {
           for (r = 0; r < G_N_ELEMENTS (radii); r++) {
-            logged_slices = 0;
             check_frame (h, fmt, sz->width, sz->height, 0, radii[r][0],
                 radii[r][1], m);
-            fail_unless (logged_slices == (m == REF_BORDER_WRAP ? 1 :
+            fail_unless (last_slices (h) == (m == REF_BORDER_WRAP ? 1 :
                     expected), "%s %dx%d, %u slices asked: %u taken",
                 gst_video_format_to_string (fmt), sz->width, sz->height,
-                counts[c], logged_slices);
+                counts[c], last_slices (h));
           }
         }
-        fail_unless_equals_int (logged_alternates, 1);
+        fail_unless_equals_int (slice_buffers (h), 1);
       }
       gst_harness_teardown (h);
     }
   }
-  watch_slices (FALSE);
 }
 
 GST_END_TEST;
@@ -2097,23 +2073,20 @@ GST_START_TEST (test_slices_in_flight)
 
   /* Negotiated for whole frames: no slot has a second output frame until
    * a frame in it is sliced. */
-  watch_slices (TRUE);
   h = in_flight_harness ();
-  fail_unless_equals_int (logged_alternates, 0);
   blur = gst_harness_find_element (h, "hipboxblur");
+  fail_unless_equals_int (blur_stat (blur, "slice-buffers"), 0);
   g_object_set (blur, "slices", 3, NULL);
-  gst_object_unref (blur);
   for (i = 0; i < 8; i++) {
-    logged_slices = 0;
     push_numbered (h, i, &expected[i]);
-    fail_unless_equals_int (logged_slices, 3);
-    fail_unless_equals_int (logged_alternates, MIN (i + 1, 4));
+    fail_unless_equals_int (blur_stat (blur, "slices"), 3);
+    fail_unless_equals_int (blur_stat (blur, "slice-buffers"), MIN (i + 1, 4));
   }
+  gst_object_unref (blur);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   for (i = 0; i < 8; i++)
     pull_numbered (h, i, expected[i]);
   gst_harness_teardown (h);
-  watch_slices (FALSE);
 }
 
 GST_END_TEST;
