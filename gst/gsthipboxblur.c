@@ -873,7 +873,7 @@ gst_hip_box_blur_class_init (GstHipBoxBlurClass * klass)
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class, "HIP box blur",
-      "Filter/Effect/Video", "Exact box blur of every plane on a HIP device",
+      "Filter/Effect/Video/Hardware", "Exact box blur of every plane on a HIP device",
       "gst-hip-filters contributors");
 
   trans_class->start = GST_DEBUG_FUNCPTR (gst_hip_box_blur_start);

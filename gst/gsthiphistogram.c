@@ -790,7 +790,7 @@ gst_hip_histogram_class_init (GstHipHistogramClass * klass)
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class, "HIP histogram",
-      "Filter/Analyzer/Video",
+      "Filter/Analyzer/Video/Hardware",
       "Per-frame histograms and exposure statistics counted on a HIP device",
       "gst-hip-filters contributors");
 
