@@ -6,8 +6,10 @@
 #
 # Environment:
 #   HIP_PLATFORM  nvidia (default) or amd: which build to make and use
-#   HIPF_ARCHS    passed as -Dhip-archs= when build/<platform> is first
-#                 configured, e.g. sm_90 (default: meson's)
+#   HIPF_ARCHS    the -Dhip-archs= of build/<platform>, e.g. sm_90, or "all"
+#                 for meson.build's full list. Default: this machine's GPUs
+#                 (nvidia-smi, rocm_agent_enumerator), else sm_90 or gfx90a.
+#                 A build dir configured for others is reconfigured.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -17,16 +19,13 @@ case $platform in
   *) echo "demo: HIP_PLATFORM must be nvidia or amd, got '$platform'" >&2; exit 2 ;;
 esac
 dir=$root/build/$platform
+# hipcc reads it too: unset, it picks nvidia where it finds nvcc but no clang++.
+export HIP_PLATFORM=$platform
 
 bash "$root/scripts/setup-deps.sh" "$platform"
+source "$root/scripts/hip-archs.sh"
 
-if [ ! -f "$dir/build.ninja" ]; then
-  opts=(-Dhip-platform="$platform")
-  if [ -n "${HIPF_ARCHS:-}" ]; then
-    opts+=(-Dhip-archs="$HIPF_ARCHS")
-  fi
-  meson setup "$dir" "$root" "${opts[@]}"
-fi
+configure_build_dir "$dir" "$platform" "${HIPF_ARCHS:-$(detect_archs "$platform")}"
 ninja -C "$dir"
 
 GST_PLUGIN_PATH=$dir/gst exec bash "$root/pipelines/blur-demo.sh" "$@"

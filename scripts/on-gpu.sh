@@ -1,8 +1,8 @@
 #!/bin/bash
-# Everything worth running on the lent GPU machine, in one go: the test
-# suite, compute-sanitizer on the GPU tests, the demo pipeline and the
-# benchmark. Run there through the staged wrapper (../shared/gpu/README.md):
-#   bash .gpu/on-device bash scripts/on-gpu.sh build-gpu [steps...]
+# Everything worth running on a GPU machine, in one go: the test suite,
+# compute-sanitizer on the GPU tests, the demo pipeline and the benchmark
+# (CONTRIBUTING.md, "Running on a GPU machine"):
+#   scripts/on-gpu.sh build-gpu [steps...]
 # Steps: tests memcheck racecheck initcheck synccheck demo bench (default: all
 # but bench). Logs and outputs go to $OUT; a short summary is printed last.
 set -u

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Install the Debian packages gst-hip-filters needs to build, test and demo.
 #
-# Usage: scripts/setup-deps.sh [nvidia] [amd]
+# Usage: scripts/setup-deps.sh [--tests-only] [nvidia] [amd]
 #   The arguments name the HIP platforms that will be built (default: both).
+#   --tests-only leaves out what only the demo and pipelines/ use
+#   (gstreamer1.0-plugins-good: pngenc, v4l2src; some 60 packages in all).
 #   For nvidia the CUDA toolkit must already be at $CUDA_PATH
 #   (default /usr/local/cuda): it is not a Debian package.
 #
@@ -10,7 +12,14 @@
 # when at least one of them is missing.
 set -euo pipefail
 
-platforms=("$@")
+tests_only=0
+platforms=()
+for arg in "$@"; do
+  case $arg in
+    --tests-only) tests_only=1 ;;
+    *) platforms+=("$arg") ;;
+  esac
+done
 if [ ${#platforms[@]} -eq 0 ]; then
   platforms=(nvidia amd)
 fi
@@ -19,14 +28,17 @@ packages=(
   # build
   meson ninja-build pkg-config gcc g++
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
-  # run and test
-  gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+  # run and test (the tests use only core and base elements)
+  gstreamer1.0-tools gstreamer1.0-plugins-base
   valgrind
-  # histogram plot script and exposure monitor (python3-gst-1.0: gst-python's
-  # overrides, which read GstValueArray fields; without them the scripts
-  # parse the structure's serialization instead)
+  # histogram plot script and exposure monitor, and their test
+  # (python3-gst-1.0: gst-python's overrides, which read GstValueArray
+  # fields; without them the scripts parse the structure's serialization)
   python3-gi python3-matplotlib gir1.2-gstreamer-1.0 python3-gst-1.0
 )
+if [ "$tests_only" = 0 ]; then
+  packages+=(gstreamer1.0-plugins-good)
+fi
 
 want_nvidia=0
 for p in "${platforms[@]}"; do
@@ -69,6 +81,7 @@ else
   exit 1
 fi
 
+# Update first: a fresh image has no package lists, or stale ones.
 "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
 "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
 echo "setup-deps: done"

@@ -2,64 +2,80 @@
 # Build gst-hip-filters for both HIP platforms and run the test suite of each.
 #
 # Usage: scripts/test.sh
-#   Installs missing Debian packages (scripts/setup-deps.sh), then configures
-#   (first time only) and builds build/nvidia and build/amd, and runs
-#   `meson test` in both. Exits non-zero if any build or test fails.
-#   Tests that need a GPU are reported as SKIP on machines without one.
+#   Installs missing Debian packages (scripts/setup-deps.sh --tests-only),
+#   configures and builds build/nvidia and build/amd, and runs `meson test` in
+#   both. Exits non-zero if any build or test fails. Tests that need a GPU are
+#   reported as SKIP on machines without one.
 #   Then runs the compiled tests of the nvidia build's cpu suite again under
 #   valgrind memcheck (see run_valgrind below): any memory error or definite
 #   leak fails the script.
 #
 # Environment:
-#   HIPF_ARCHS_NVIDIA  e.g. sm_90 or sm_80,sm_90: passed as -Dhip-archs= when
-#                      build/nvidia is first configured (default: meson's)
-#   HIPF_ARCHS_AMD     e.g. gfx90a,gfx1030: likewise for build/amd
-#   Already configured build dirs are rebuilt as they are; to change the
-#   architectures later use `meson configure build/<platform> -Dhip-archs=...`
-#   or delete the build dir.
+#   HIPF_ARCHS_NVIDIA  e.g. sm_90 or sm_80,sm_90: the -Dhip-archs= of
+#                      build/nvidia. Default: the compute capabilities that
+#                      nvidia-smi reports, else sm_90 alone.
+#   HIPF_ARCHS_AMD     e.g. gfx90a,gfx1030: likewise for build/amd. Default:
+#                      the GPUs that rocm_agent_enumerator (or rocminfo)
+#                      lists, else gfx90a alone.
+#   "all" builds meson.build's full list (what `meson setup` without
+#   -Dhip-archs builds). A build dir configured for other architectures is
+#   reconfigured (`meson configure -Dhip-archs=`).
 #   HIPF_VALGRIND      1: always run the valgrind step; 0: never; unset
 #                      (auto): run it unless an NVIDIA driver is installed
 #                      (memcheck is not usable over the CUDA driver)
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+started=$SECONDS
 
-bash scripts/setup-deps.sh nvidia amd
+bash scripts/setup-deps.sh --tests-only nvidia amd
+source scripts/hip-archs.sh
 
 declare -A result=()
-
-configure_and_build() {
-  local platform=$1 archs=$2 dir=build/$1
-  local opts=(-Dhip-platform="$platform")
-  if [ -n "$archs" ]; then
-    opts+=(-Dhip-archs="$archs")
-  fi
-  if [ ! -f "$dir/build.ninja" ]; then
-    echo "test.sh: configuring $dir (${opts[*]})"
-    meson setup "$dir" "${opts[@]}" || return 1
-  elif [ -n "$archs" ]; then
-    echo "test.sh: $dir is already configured; HIPF_ARCHS_${platform^^} is not re-applied"
-  fi
-  echo "test.sh: building $dir"
-  ninja -C "$dir"
-}
+# ninja's progress lines carry the seconds since the build started.
+export NINJA_STATUS='[%f/%t %es] '
 
 for platform in nvidia amd; do
-  case $platform in
-    nvidia) archs=${HIPF_ARCHS_NVIDIA:-} ;;
-    amd) archs=${HIPF_ARCHS_AMD:-} ;;
-  esac
-  if ! configure_and_build "$platform" "$archs"; then
-    result[$platform]="build FAILED"
-    continue
-  fi
-  echo "test.sh: testing build/$platform"
-  if meson test -C "build/$platform" --print-errorlogs; then
-    result[$platform]=passed
-  else
-    result[$platform]="tests FAILED"
+  var=HIPF_ARCHS_${platform^^}
+  if ! configure_build_dir "build/$platform" "$platform" "${!var:-$(detect_archs "$platform")}"; then
+    result[$platform]="configure FAILED"
   fi
 done
+
+# Each build is mostly a few long compiles of the blur kernels, fewer than
+# the cores' worth of work a build could use: the two builds overlap.
+# build/amd builds in the background, its output kept in a log shown later,
+# while build/nvidia builds and is tested.
+amd_log=build/amd/meson-logs/test-sh-build.txt
+amd_build=
+if [ -z "${result[amd]:-}" ]; then
+  echo "test.sh: building build/amd in the background (output: $amd_log)"
+  # Unset, HIP_PLATFORM makes hipcc guess: nvidia where it finds nvcc but no
+  # clang++, as on a machine with CUDA and only Debian's hipcc.
+  HIP_PLATFORM=amd ninja -C build/amd >"$amd_log" 2>&1 &
+  amd_build=$!
+  # ninja passes the signal on to the compilers it runs.
+  trap 'kill "$amd_build" 2>/dev/null || true' EXIT
+fi
+
+# test_build PLATFORM: meson test in build/PLATFORM, into result[PLATFORM].
+test_build() {
+  echo "test.sh: testing build/$1"
+  if meson test -C "build/$1" --no-rebuild --print-errorlogs; then
+    result[$1]=passed
+  else
+    result[$1]="tests FAILED"
+  fi
+}
+
+if [ -z "${result[nvidia]:-}" ]; then
+  echo "test.sh: building build/nvidia"
+  if ninja -C build/nvidia; then
+    test_build nvidia
+  else
+    result[nvidia]="build FAILED"
+  fi
+fi
 
 # The cpu-suite tests that are compiled programs (valgrind over a Python
 # script would check the interpreter, not this project), one name a line.
@@ -119,6 +135,19 @@ else
   result[valgrind]="not run (nvidia failed)"
 fi
 
+if [ -n "$amd_build" ]; then
+  echo "test.sh: waiting for build/amd"
+  amd_status=0
+  wait "$amd_build" || amd_status=$?
+  trap - EXIT
+  cat "$amd_log"
+  if [ "$amd_status" = 0 ]; then
+    test_build amd
+  else
+    result[amd]="build FAILED"
+  fi
+fi
+
 status=0
 for platform in nvidia amd; do
   [ "${result[$platform]}" = passed ] || status=1
@@ -127,7 +156,7 @@ case "${result[valgrind]}" in
   passed|skipped*) ;;
   *) status=1 ;;
 esac
-echo "test.sh: nvidia: ${result[nvidia]}; amd: ${result[amd]}; valgrind: ${result[valgrind]} => $([ $status = 0 ] && echo OK || echo FAILED)"
+echo "test.sh: nvidia: ${result[nvidia]}; amd: ${result[amd]}; valgrind: ${result[valgrind]} => $([ $status = 0 ] && echo OK || echo FAILED) in $((SECONDS - started)) s"
 # One closing line over both platforms, from meson's machine-readable logs.
 python3 - build/nvidia/meson-logs/testlog.json build/amd/meson-logs/testlog.json <<'PY' || true
 import json, sys
