@@ -48,10 +48,9 @@ typedef struct {
 } HipfHistogramFrame;
 
 /* Blocks add their counts into this many copies of the histograms in turn,
- * which the caller adds up: 132 blocks adding into one copy queue on its
- * words' atomics (H100, against one copy: GRAY8 3840x2160 8.7 to 9.0 us
- * against 9.3 to 9.6, RGBA 1920x1080 11.5 to 11.7 against 12.3 to 12.6,
- * RGBA 3840x2160 even; 32 copies gained no more). */
+ * which the caller adds up: a hundred-odd blocks adding into one copy
+ * queue on its words' atomics; 32 copies gained no more than 8
+ * (docs/design/histogram.md). */
 #define HIPF_HISTOGRAM_COPIES 8
 /* Words of one copy, and of one half of the buffer (all its copies). */
 #define HIPF_HISTOGRAM_COPY_WORDS \

@@ -348,8 +348,7 @@ __device__ inline bool row_divider (uint32_t n, uint32_t & magic, int & shift)
  * there has its own count of columns, and its own divisor. Spread over
  * the block, they cost each thread a sample or a few; in the warps that
  * own those chunks, they cost those warps 16 to 48 samples a row, and
- * every other warp waited for them at the next barrier (RGB 4K radius 50
- * 125 us against 98, GRAY8 57 against 42, H100). */
+ * every other warp would wait for them at the next barrier. */
 template <int PixelWords>
 __device__ inline void edge_means (const uint32_t * prefix,
     const BandParams & p, int origin, int left, int right, uint32_t count_y,

@@ -478,8 +478,8 @@ box_blur_bands (BandParams p)
         lane_magic = ((1u << 24) + n - 1) / n;
       /* The valid mode's rows whose windows hold fewer rows divide exactly
        * too, by a multiplier of their own: a division a chunk and a
-       * corrected quotient a sample took 1 to 2.4 us more at radius 50 and
-       * 200 (GRAY8 and RGB 4K), in the bands the launch waits for. */
+       * corrected quotient a sample cost more, in the bands the launch
+       * waits for. */
       uint32_t row_magic = 0;
       int row_shift = 0;
       const bool row_exact = ValidMode && !exact
@@ -676,7 +676,7 @@ void fill_band_params (const HipfDeviceLimits * limits,
   bp.extended = extended;
   bp.row_words = plan.row_words;
   /* A warp writing a longer extension holds up the block for longer than
-   * a barrier (radius 200 wrap and mirror 5 us slower). */
+   * a barrier would. */
   const int pixel_words = p->channels / plan.channels_per_word;
   const int samples = p->width * pixel_words;
   const int warp_words = limits->warp_size * plan.chunks_per_thread *

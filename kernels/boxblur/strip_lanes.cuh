@@ -389,7 +389,7 @@ __device__ inline void run_window_sums (const uint32_t (&v)[Words],
  * fills half of every sector it touches, and L2 takes each sector twice:
  * in the four-byte strip kernel the stores' registers were still being
  * read out when the next row step wanted them back (the kernel's main
- * stall on the H100). Warps whose lanes all lie in the row deal their
+ * stall). Warps whose lanes all lie in the row deal their
  * chunks through shared memory and store the warp's span as two
  * stretches, a chunk a lane: piece h W + lane of the span in stretch h,
  * from lane (h W + lane) / 2. The slots are swizzled so that neither
@@ -421,11 +421,9 @@ __device__ inline void lane_to_pieces (uint4 * stage, uint4 (&q)[2])
 }
 
 /* Whether widened lanes across the row's ends read any pixel, and so
- * read their rows where they are summed (box_blur_strips, DEFERS): in
+ * read their rows where they are summed (box_blur_strips, DefersEdgeReads): in
  * the zero and valid modes, rows a whole number of lanes wide leave them
- * nothing to read, and a kernel without those reads is faster (H100,
- * RGB 4K radius 6 zero 46.2 -> 40.9 us, valid 49.4 -> 44.0, 1920x1080
- * zero 22.6 -> 20.6; interleaved probe runs). */
+ * nothing to read, and a kernel without those reads is faster. */
 __host__ __device__ constexpr bool defers_edge_reads (int width,
     HipfBorderMode mode)
 {

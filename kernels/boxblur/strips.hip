@@ -45,7 +45,7 @@ box_blur_strips (StripParams p)
    * plane, which reads and writes none of this plane's memory. The next
    * kernel may launch once every block has passed this point: past the
    * wait, so that a plane that does not wait still starts only after what
-   * came before the frame (NV12 4K radius 6 3.3 us faster, H100). */
+   * came before the frame. */
   if (!p.after_plane)
     wait_for_prior_grid ();
   allow_dependent_grid ();
@@ -111,12 +111,11 @@ box_blur_strips (StripParams p)
       stages[kStripWarps][strip_stage_chunks (PixelBytes, kWarpSize)];
   /* Widened lanes across the row's ends read their pixels a byte at a
    * time, and put them together as they arrive: read with the rows in
-   * flight, they held up their warp there for each row (on the H100, RGB
-   * 4K radius 6 mirror 56 us against 40.9 zero). With DefersEdgeReads they keep
-   * the row's index instead and read it where it is summed, from the
-   * lines that the lanes beside have just loaded: mirror 48.4 us, but
-   * zero 46.2, as the kernel's other lanes pay for the read's place in
-   * the row step (defers_edge_reads). */
+   * flight, they would hold up their warp there for each row. With
+   * DefersEdgeReads they keep the row's index instead and read it where
+   * it is summed, from the lines that the lanes beside have just loaded;
+   * where no lane reads past the row's ends, the kernel without those
+   * reads is faster (defers_edge_reads). */
   constexpr bool kDefer = Layout::kWidened && DefersEdgeReads;
   auto load = [&](int y, uint4 (&q)[kChunks]) {
     if constexpr (kBytes)
@@ -320,10 +319,9 @@ box_blur_strips (StripParams p)
   if constexpr (Layout::kPixelWords == 2) {
     /* Two steps a round, each with its own rows in flight, in registers
      * that no step copies: a copy of the rows in flight waits for them
-     * at the top of the next step, not where the slide needs them (on
-     * the H100 the four-byte kernel's main stall; RGBA 4K radius 6 1.3
-     * us faster this way). Lanes of one and two bytes lost as much:
-     * GRAY8 4K radius 6 valid 27.1 -> 31.7 us. */
+     * at the top of the next step, not where the slide needs them (the
+     * four-byte kernel's main stall). Lanes of one and two bytes ran
+     * slower this way. */
     static_assert (kAhead == 2, "rows two steps ahead");
     uint4 odd[2][kChunks], even[2][kChunks];
     load_step (1, odd[0], odd[1]);
