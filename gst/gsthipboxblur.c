@@ -246,7 +246,8 @@ gst_hip_box_blur_get_property (GObject * object, guint prop_id, GValue * value,
       g_value_set_uint (value, self->slices);
       break;
     case PROP_STATS:
-      g_value_take_boxed (value, gst_structure_new ("application/x-hipboxblur-stats",
+      g_value_take_boxed (value,
+          gst_structure_new ("application/x-hipboxblur-stats",
               "slices", G_TYPE_UINT, self->last_slices,
               "slice-buffers", G_TYPE_UINT, self->slice_buffers, NULL));
       break;
@@ -873,7 +874,8 @@ gst_hip_box_blur_class_init (GstHipBoxBlurClass * klass)
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class, "HIP box blur",
-      "Filter/Effect/Video/Hardware", "Exact box blur of every plane on a HIP device",
+      "Filter/Effect/Video/Hardware",
+      "Exact box blur of every plane on a HIP device",
       "gst-hip-filters contributors");
 
   trans_class->start = GST_DEBUG_FUNCPTR (gst_hip_box_blur_start);
