@@ -28,6 +28,7 @@
 #include "hipf-kernels.h"
 #include "gsthipvideo.h"
 #include "reference.h"
+#include "bench.h"
 
 #define ROTATION 4              /* input frames cycled so L2 cannot flatter */
 
@@ -47,7 +48,7 @@ typedef struct
 static GArray *rows;
 static gint n_runs = 50;
 
-static void
+void
 add_row (const gchar * what, GstVideoFormat format, gint w, gint h,
     const gchar * params, gdouble time_us, gdouble copy_us, gdouble fps)
 {
@@ -79,7 +80,7 @@ median (gdouble * v, gint n)
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static void
+void
 fill_random (guint8 * data, gsize size, guint32 seed)
 {
   GRand *rand = g_rand_new_with_seed (seed);
@@ -334,6 +335,31 @@ bench_device (GstVideoFormat format, gint w, gint h, gboolean all_modes,
   }
 }
 
+gdouble
+bench_kernel_us (GstVideoFormat format, gint w, gint h, gint radius,
+    const HipfDeviceLimits * limits)
+{
+  DevFrame f;
+  OpArgs a = { limits, radius, radius, HIPF_BORDER_MIRROR };
+  const gchar *names[HIPF_HISTOGRAM_MAX_CHANNELS];
+  guint luma, p;
+  gdouble t;
+
+  dev_frame_init (&f, format, w, h, limits, FALSE);
+  if (radius >= 0) {
+    t = time_blur (&f, &a);
+  } else {
+    gst_hip_video_histogram_init (&a.hist, names, &luma, &f.info, &f.layout);
+    for (p = 0; p < (guint) a.hist.n_planes; p++) {
+      a.hist.planes[p].roi_width = a.hist.planes[p].width;
+      a.hist.planes[p].roi_height = a.hist.planes[p].height;
+    }
+    t = time_op (&f, op_histogram, &a);
+  }
+  dev_frame_clear (&f);
+  return t;
+}
+
 /* Blur rows with the horizontal and the vertical radius apart (mirror
  * border), each next to the frame's copy: what each direction of a
  * radius costs. */
@@ -464,8 +490,6 @@ unblock_on_error (GstBus * bus, GstMessage * msg, gpointer src)
   return GST_BUS_PASS;
 }
 
-/* Frames before timing: the device opened, memory allocated. */
-#define WARM_UP 8
 
 /* When each frame entered and left the element, by its index. */
 typedef struct
@@ -512,7 +536,8 @@ bench_element (const gchar * element, GstVideoFormat format, gint w, gint h,
   gint i;
 
   desc = g_strdup_printf ("appsrc name=src format=time is-live=false "
-      "max-buffers=8 block=true ! %s name=under_test ! fakesink sync=false",
+      "max-buffers=8 block=true ! %s name=under_test ! video/x-raw ! "
+      "fakesink sync=false",
       element);
   pipeline = gst_parse_launch_full (desc, NULL, GST_PARSE_FLAG_FATAL_ERRORS,
       &error);
@@ -862,6 +887,7 @@ main (int argc, char **argv)
       add_row (paced[i].name, GST_VIDEO_FORMAT_RGBA, 3840, 2160,
           paced[i].params, latency, 1e6 / pace, 0);
     }
+    bench_resident (&limits);
     if (!elements_only) {
       g_printerr ("cpu reference:\n");
       bench_cpu (GST_VIDEO_FORMAT_RGBA, 3840, 2160, 6);

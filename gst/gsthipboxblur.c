@@ -21,8 +21,10 @@
  * one frame in flight, a frame crosses the device in #GstHipBoxBlur:slices
  * of rows instead, each slice's download overlapping the next one's
  * kernels and later ones' uploads, with no added latency.
- * The element offers upstream a pool of pinned host memory and writes its
- * output to pinned memory, so that frames cross the link by DMA.
+ * Frames in device memory (`memory:HipfDeviceMemory`, from another of the
+ * plugin's elements) are blurred in place on the device, and the output
+ * stays there where downstream takes device memory; frames in system
+ * memory cross the link, from and to pinned memory (#GstHipfFilter).
  *
  * ## Example launch line
  * |[
@@ -36,8 +38,6 @@
 #include <math.h>
 
 #include "gsthipboxblur.h"
-#include "gsthipallocator.h"
-#include "gsthipinflight.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_hip_box_blur_debug);
 #define GST_CAT_DEFAULT gst_hip_box_blur_debug
@@ -64,52 +64,31 @@ enum
   PROP_RADIUS_X,
   PROP_RADIUS_Y,
   PROP_BORDER_MODE,
-  PROP_DEVICE_ID,
-  PROP_FRAMES_IN_FLIGHT,
   PROP_SLICES,
   PROP_STATS,
 };
 
-/* One frame on its way through the device: its buffers stay mapped until
- * the download into the output has finished. The output buffer itself is
- * the in-flight slot's. */
+/* What the element keeps for one frame in flight. */
 typedef struct
 {
-  GstBuffer *inbuf;
-  GstVideoFrame in_frame;
-  GstVideoFrame out_frame;
-  GstHipMemory src;
-  /* Slices write these in turn: a slice's kernels blur the rows its
-   * windows reach beyond it too, over rows of its neighbours. */
-  GstHipMemory dst[2];
   GstHipMemory scratch;
-  gboolean borrowed;            /* frames mapped by the caller */
-  /* The frame's properties, and the first rows of the slices it is
-   * uploaded in and of those it is blurred and downloaded in (the last
-   * one's end after them). */
+  /* The frame's properties. */
   gint rx, ry;
   HipfBorderMode border;
-  gint up[GST_HIP_IN_FLIGHT_MAX_SLICES + 1];
-  gint rows[GST_HIP_IN_FLIGHT_MAX_SLICES + 1];
 } Slot;
 
 struct _GstHipBoxBlur
 {
-  GstVideoFilter parent;
+  GstHipfFilter parent;
 
   /* properties, under the object lock */
   guint radius;
   gint radius_x;
   gint radius_y;
   HipfBorderMode border_mode;
-  gint device_id;
   guint slices;
 
   /* streaming state */
-  GstHipDevice device;
-  GstHipVideoLayout layout;
-  gsize scratch_size;
-  GstHipInFlight in_flight;     /* holds the frames-in-flight property */
   Slot slots[GST_HIP_IN_FLIGHT_MAX];
   /* Each plane's blur plan for each slice, made the first time a slice of
    * those parameters is blurred and kept while they hold (new caps or
@@ -118,7 +97,6 @@ struct _GstHipBoxBlur
 
   /* the stats property, under the object lock */
   guint last_slices;
-  guint slice_buffers;
 };
 
 GType
@@ -145,17 +123,9 @@ gst_hip_border_mode_get_type (void)
 }
 
 #define gst_hip_box_blur_parent_class parent_class
-G_DEFINE_TYPE (GstHipBoxBlur, gst_hip_box_blur, GST_TYPE_VIDEO_FILTER);
+G_DEFINE_TYPE (GstHipBoxBlur, gst_hip_box_blur, GST_TYPE_HIPF_FILTER);
 GST_ELEMENT_REGISTER_DEFINE (hipboxblur, "hipboxblur", GST_RANK_NONE,
     GST_TYPE_HIP_BOX_BLUR);
-
-static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (GST_HIP_VIDEO_FORMATS)));
-
-static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (GST_HIP_VIDEO_FORMATS)));
 
 /* Call with the object lock held. */
 static void
@@ -174,9 +144,9 @@ update_passthrough (GstHipBoxBlur * self)
   GST_OBJECT_LOCK (self);
   effective_radii (self, &rx, &ry);
   GST_OBJECT_UNLOCK (self);
-  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
-      rx == 0 && ry == 0);
-  gst_hip_in_flight_set_holding (&self->in_flight, rx != 0 || ry != 0);
+  gst_hipf_filter_set_passthrough (GST_HIPF_FILTER (self), rx == 0 && ry == 0);
+  gst_hip_in_flight_set_holding (&GST_HIPF_FILTER (self)->in_flight,
+      rx != 0 || ry != 0);
 }
 
 static void
@@ -198,12 +168,6 @@ gst_hip_box_blur_set_property (GObject * object, guint prop_id,
       break;
     case PROP_BORDER_MODE:
       self->border_mode = g_value_get_enum (value);
-      break;
-    case PROP_DEVICE_ID:
-      self->device_id = g_value_get_int (value);
-      break;
-    case PROP_FRAMES_IN_FLIGHT:
-      self->in_flight.frames_in_flight = g_value_get_uint (value);
       break;
     case PROP_SLICES:
       self->slices = g_value_get_uint (value);
@@ -236,12 +200,6 @@ gst_hip_box_blur_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_BORDER_MODE:
       g_value_set_enum (value, self->border_mode);
       break;
-    case PROP_DEVICE_ID:
-      g_value_set_int (value, self->device_id);
-      break;
-    case PROP_FRAMES_IN_FLIGHT:
-      g_value_set_uint (value, self->in_flight.frames_in_flight);
-      break;
     case PROP_SLICES:
       g_value_set_uint (value, self->slices);
       break;
@@ -249,47 +207,14 @@ gst_hip_box_blur_get_property (GObject * object, guint prop_id, GValue * value,
       g_value_take_boxed (value,
           gst_structure_new ("application/x-hipboxblur-stats",
               "slices", G_TYPE_UINT, self->last_slices,
-              "slice-buffers", G_TYPE_UINT, self->slice_buffers, NULL));
+              "slice-buffers", G_TYPE_UINT,
+              GST_HIPF_FILTER (self)->slice_buffers, NULL));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
   GST_OBJECT_UNLOCK (self);
-}
-
-/* The device is done with slot @index: its frames are unmapped. */
-static void
-release_frame (GstBaseTransform * trans, guint index)
-{
-  Slot *slot = &GST_HIP_BOX_BLUR (trans)->slots[index];
-
-  if (!slot->borrowed) {
-    gst_video_frame_unmap (&slot->in_frame);
-    gst_video_frame_unmap (&slot->out_frame);
-    gst_buffer_unref (slot->inbuf);
-  }
-  slot->inbuf = NULL;
-  slot->borrowed = FALSE;
-}
-
-static gboolean
-gst_hip_box_blur_start (GstBaseTransform * trans)
-{
-  GstHipBoxBlur *self = GST_HIP_BOX_BLUR (trans);
-  gint device_id;
-  gboolean ok;
-
-  GST_OBJECT_LOCK (self);
-  device_id = self->device_id;
-  GST_OBJECT_UNLOCK (self);
-  if (!gst_hip_device_open (&self->device, GST_ELEMENT (self), device_id))
-    return FALSE;
-  ok = gst_hip_in_flight_start (&self->in_flight, &self->device);
-  if (!ok)
-    gst_hip_device_close (&self->device);
-  gst_hip_device_release (&self->device);
-  return ok;
 }
 
 static void
@@ -305,26 +230,18 @@ free_plans (GstHipBoxBlur * self)
   }
 }
 
-static gboolean
-gst_hip_box_blur_stop (GstBaseTransform * trans)
+static void
+gst_hip_box_blur_close (GstHipfFilter * filter)
 {
-  GstHipBoxBlur *self = GST_HIP_BOX_BLUR (trans);
+  GstHipBoxBlur *self = GST_HIP_BOX_BLUR (filter);
   guint i;
 
-  gst_hip_in_flight_stop (&self->in_flight);
-  for (i = 0; i < G_N_ELEMENTS (self->slots); i++) {
-    gst_hip_device_free (&self->device, &self->slots[i].src);
-    gst_hip_device_free (&self->device, &self->slots[i].dst[0]);
-    gst_hip_device_free (&self->device, &self->slots[i].dst[1]);
-    gst_hip_device_free (&self->device, &self->slots[i].scratch);
-  }
+  for (i = 0; i < G_N_ELEMENTS (self->slots); i++)
+    gst_hip_device_free (&filter->device, &self->slots[i].scratch);
   free_plans (self);
   GST_OBJECT_LOCK (self);
   self->last_slices = 0;
-  self->slice_buffers = 0;
   GST_OBJECT_UNLOCK (self);
-  gst_hip_device_close (&self->device);
-  return TRUE;
 }
 
 static void
@@ -349,14 +266,15 @@ static guint
 count_slices (GstHipBoxBlur * self, guint requested, gint ry,
     HipfBorderMode border)
 {
-  const GstHipVideoLayout *layout = &self->layout;
+  GstHipfFilter *filter = GST_HIPF_FILTER (self);
+  const GstHipVideoLayout *layout = &filter->layout;
   guint n;
 
   if (border == HIPF_BORDER_WRAP)
     return 1;
   if (requested > 0)
     return requested;
-  if (self->in_flight.n_slots > 1)
+  if (filter->in_flight.n_slots > 1)
     return 1;
   n = (guint) (sqrt ((gdouble) layout->size / SLICE_BYTES_UNIT) + 0.5);
   n = MIN (n, (guint) (layout->height / MAX (ry, SLICE_MIN_ROWS)));
@@ -364,12 +282,12 @@ count_slices (GstHipBoxBlur * self, guint requested, gint ry,
 }
 
 /* Whether frames of the negotiated size may cross the device in slices
- * with the properties as they are: only then does each slot hold a second
- * output frame for the slices to write in turn. The count at radius 0
- * bounds the count at any radius. */
+ * with the properties as they are. The count at radius 0 bounds the count
+ * at any radius. */
 static gboolean
-may_slice (GstHipBoxBlur * self)
+gst_hip_box_blur_may_slice (GstHipfFilter * filter)
 {
+  GstHipBoxBlur *self = GST_HIP_BOX_BLUR (filter);
   guint requested;
 
   GST_OBJECT_LOCK (self);
@@ -378,82 +296,60 @@ may_slice (GstHipBoxBlur * self)
   return count_slices (self, requested, 0, HIPF_BORDER_ZERO) > 1;
 }
 
+/* Prefix-sum scratch for every frame in flight: its size depends on the
+ * planes' sizes only, not on the radii, and serves the slices as well. */
 static gboolean
-alloc_alternate (GstHipBoxBlur * self, Slot * slot)
-{
-  gboolean had = slot->dst[1].ptr != NULL;
-
-  if (!gst_hip_device_alloc (&self->device, &slot->dst[1],
-          self->layout.size, "output frame for alternate slices"))
-    return FALSE;
-  if (!had) {
-    GST_OBJECT_LOCK (self);
-    self->slice_buffers++;
-    GST_OBJECT_UNLOCK (self);
-  }
-  return TRUE;
-}
-
-static gboolean
-gst_hip_box_blur_set_info (GstVideoFilter * filter, GstCaps * incaps,
-    GstVideoInfo * in_info, GstCaps * outcaps, GstVideoInfo * out_info)
+gst_hip_box_blur_configure (GstHipfFilter * filter, const GstVideoInfo * info)
 {
   GstHipBoxBlur *self = GST_HIP_BOX_BLUR (filter);
   gsize scratch = 0;
-  gboolean slices;
   guint p;
 
-  gst_hip_video_layout_init (&self->layout, in_info);
-  gst_hip_in_flight_set_format (&self->in_flight, in_info);
-  for (p = 0; p < self->layout.n_planes; p++) {
+  for (p = 0; p < filter->layout.n_planes; p++) {
     HipfBoxBlurPlane params;
 
-    /* Scratch depends on the plane's size only, not on the radii, and
-     * serves the plane's slices as well. */
-    plane_params (&self->layout.planes[p], 0, 0, HIPF_BORDER_ZERO, &params);
+    plane_params (&filter->layout.planes[p], 0, 0, HIPF_BORDER_ZERO, &params);
     scratch = MAX (scratch,
-        hipf_box_blur_scratch_size (&self->device.limits, &params));
+        hipf_box_blur_scratch_size (&filter->device.limits, &params));
   }
-
-  self->scratch_size = scratch;
-  /* Every slot's device memory up front, so a frame too large for the
-   * device fails negotiation rather than a later frame. */
-  if (!gst_hip_device_bind (&self->device))
-    return FALSE;
-  slices = may_slice (self);
-  for (p = 0; p < self->in_flight.n_slots; p++) {
-    Slot *slot = &self->slots[p];
-
-    if (!gst_hip_device_alloc (&self->device, &slot->src, self->layout.size,
-            "input frame")
-        || !gst_hip_device_alloc (&self->device, &slot->dst[0],
-            self->layout.size, "output frame")
-        || (slices && !alloc_alternate (self, slot))
-        || !gst_hip_device_alloc (&self->device, &slot->scratch, scratch,
-            "blur prefix sums"))
+  for (p = 0; p < filter->in_flight.n_slots; p++) {
+    if (!gst_hip_device_alloc (&filter->device, &self->slots[p].scratch,
+            scratch, "blur prefix sums"))
       return FALSE;
   }
   return TRUE;
 }
 
-/* Slot @index's frame through the device, in the three parts a slice
- * GstHipInFlight enqueues: upload, one blur per plane, download. Nothing
- * here waits. The slices blurred lie the rows their windows reach below
- * them above those uploaded, so that each needs the upload of its own
- * slice only, and its download starts as soon as that has landed. */
+/* One consistent set of properties per frame; at radius 0 (where the
+ * caps' memory differs, so that the frame cannot pass through) it is only
+ * moved. */
 static gboolean
-slice_frame (GstBaseTransform * trans, guint index, GstHipSlices * s)
+gst_hip_box_blur_begin (GstHipfFilter * filter, guint index)
 {
-  GstHipBoxBlur *self = GST_HIP_BOX_BLUR (trans);
-  const GstHipVideoLayout *layout = &self->layout;
+  GstHipBoxBlur *self = GST_HIP_BOX_BLUR (filter);
+  Slot *slot = &self->slots[index];
+
+  GST_OBJECT_LOCK (self);
+  effective_radii (self, &slot->rx, &slot->ry);
+  slot->border = self->border_mode;
+  GST_OBJECT_UNLOCK (self);
+  return slot->rx != 0 || slot->ry != 0;
+}
+
+/* The slices blurred lie the rows their windows reach below them above
+ * those uploaded, so that each needs the upload of its own slice only, and
+ * its download starts as soon as that has landed. */
+static gboolean
+gst_hip_box_blur_slice (GstHipfFilter * filter, guint index, GstHipSlices * s)
+{
+  GstHipBoxBlur *self = GST_HIP_BOX_BLUR (filter);
+  const GstHipVideoLayout *layout = &filter->layout;
+  GstHipfFrame *fr = &filter->frames[index];
   Slot *slot = &self->slots[index];
   guint requested, k, p;
   gint step, reach = 0, align = 1 << layout->max_h_sub;
 
-  /* One consistent set of properties per frame. */
   GST_OBJECT_LOCK (self);
-  effective_radii (self, &slot->rx, &slot->ry);
-  slot->border = self->border_mode;
   requested = self->slices;
   GST_OBJECT_UNLOCK (self);
 
@@ -470,9 +366,9 @@ slice_frame (GstBaseTransform * trans, guint index, GstHipSlices * s)
   }
   reach = GST_ROUND_UP_N (reach, align);
   for (k = 0; k <= s->n; k++) {
-    slot->up[k] = MIN ((gint) k * step, layout->height);
-    slot->rows[k] = k == 0 || k == s->n ? slot->up[k] :
-        MAX (slot->up[k] - reach, 0);
+    fr->up[k] = MIN ((gint) k * step, layout->height);
+    fr->rows[k] = k == 0 || k == s->n ? fr->up[k] :
+        MAX (fr->up[k] - reach, 0);
   }
 
   for (k = 0; k < s->n; k++) {
@@ -483,7 +379,7 @@ slice_frame (GstBaseTransform * trans, guint index, GstHipSlices * s)
       gint a, b, last_row;
 
       plane_params (plane, slot->rx, slot->ry, slot->border, &params);
-      gst_hip_video_plane_rows (layout, p, slot->rows[k], slot->rows[k + 1],
+      gst_hip_video_plane_rows (layout, p, fr->rows[k], fr->rows[k + 1],
           &a, &b);
       if (a >= b)
         continue;
@@ -496,23 +392,7 @@ slice_frame (GstBaseTransform * trans, guint index, GstHipSlices * s)
   GST_OBJECT_LOCK (self);
   self->last_slices = s->n;
   GST_OBJECT_UNLOCK (self);
-  /* Allocated at negotiation where slices were to be expected; here where
-   * a property changed since (a no-op once allocated), once a slot: it
-   * stays until the element stops. */
-  return s->n == 1 || (gst_hip_device_bind (&self->device)
-      && alloc_alternate (self, slot));
-}
-
-static gboolean
-upload_frame (GstBaseTransform * trans, guint index, guint slice,
-    hipStream_t stream)
-{
-  GstHipBoxBlur *self = GST_HIP_BOX_BLUR (trans);
-  Slot *slot = &self->slots[index];
-
-  return gst_hip_device_bind (&self->device)
-      && gst_hip_video_upload (&self->device, stream, &self->layout,
-      &slot->in_frame, slot->src.ptr, slot->up[slice], slot->up[slice + 1]);
+  return TRUE;
 }
 
 static gboolean
@@ -536,8 +416,8 @@ plan_for (GstHipBoxBlur * self, guint p, guint slice,
     return *plan;
   hipf_box_blur_plan_free (*plan);
   *plan = NULL;
-  if (!gst_hip_device_check (&self->device,
-          hipf_box_blur_plan_new (&self->device.limits, params, plan),
+  if (!gst_hip_device_check (&GST_HIPF_FILTER (self)->device,
+          hipf_box_blur_plan_new (&GST_HIPF_FILTER (self)->device.limits, params, plan),
           "hipf_box_blur_plan_new"))
     return NULL;
   GST_DEBUG_OBJECT (self, "plane %u slice %u (%dx%d, %d channels), radius "
@@ -551,25 +431,27 @@ plan_for (GstHipBoxBlur * self, guint p, guint slice,
  * holds the rows their windows reach; where that plane ends inside the
  * frame, its rows near the end are wrong and left to the other slices. */
 static gboolean
-blur_slice (GstBaseTransform * trans, guint index, guint slice,
+gst_hip_box_blur_compute (GstHipfFilter * filter, guint index, guint slice,
     hipStream_t stream)
 {
-  GstHipBoxBlur *self = GST_HIP_BOX_BLUR (trans);
-  GstHipDevice *dev = &self->device;
+  GstHipBoxBlur *self = GST_HIP_BOX_BLUR (filter);
+  GstHipDevice *dev = &filter->device;
+  GstHipfFrame *fr = &filter->frames[index];
   Slot *slot = &self->slots[index];
-  guint8 *src = slot->src.ptr, *dst = slot->dst[slice % 2].ptr;
+  const guint8 *src = fr->src;
+  guint8 *dst = fr->dst[slice % 2];
   guint p;
 
-  for (p = 0; p < self->layout.n_planes; p++) {
-    const GstHipPlane *plane = &self->layout.planes[p];
+  for (p = 0; p < filter->layout.n_planes; p++) {
+    const GstHipPlane *plane = &filter->layout.planes[p];
     HipfBoxBlurPlane params;
     const HipfBoxBlurPlan *plan;
     gint a, b, top;
     gsize offset;
 
     plane_params (plane, slot->rx, slot->ry, slot->border, &params);
-    gst_hip_video_plane_rows (&self->layout, p, slot->rows[slice],
-        slot->rows[slice + 1], &a, &b);
+    gst_hip_video_plane_rows (&filter->layout, p, fr->rows[slice],
+        fr->rows[slice + 1], &a, &b);
     if (a >= b)
       continue;
     top = MAX (a - params.radius_y, 0);
@@ -585,240 +467,16 @@ blur_slice (GstBaseTransform * trans, guint index, guint slice,
   return TRUE;
 }
 
-static gboolean
-download_frame (GstBaseTransform * trans, guint index, guint slice,
-    hipStream_t stream)
-{
-  GstHipBoxBlur *self = GST_HIP_BOX_BLUR (trans);
-  Slot *slot = &self->slots[index];
-
-  return gst_hip_video_download (&self->device, stream, &self->layout,
-      slot->dst[slice % 2].ptr, &slot->out_frame, slot->rows[slice],
-      slot->rows[slice + 1]);
-}
-
-/* Maps @inbuf and @outbuf into the next free slot and starts the frame. */
-static GstFlowReturn
-submit_frame (GstHipBoxBlur * self, GstBuffer * inbuf, GstBuffer * outbuf)
-{
-  GstVideoFilter *filter = GST_VIDEO_FILTER (self);
-  Slot *slot = &self->slots[gst_hip_in_flight_next (&self->in_flight)];
-
-  if (!gst_hip_in_flight_map_input (&self->in_flight, &slot->in_frame,
-          &filter->in_info, &self->layout, inbuf)) {
-    gst_buffer_unref (inbuf);
-    gst_buffer_unref (outbuf);
-    return GST_FLOW_ERROR;
-  }
-  if (!gst_video_frame_map (&slot->out_frame, &filter->out_info, outbuf,
-          GST_MAP_WRITE)) {
-    gst_video_frame_unmap (&slot->in_frame);
-    GST_ELEMENT_ERROR (self, STREAM, FAILED, (NULL),
-        ("could not map the output buffer"));
-    gst_buffer_unref (inbuf);
-    gst_buffer_unref (outbuf);
-    return GST_FLOW_ERROR;
-  }
-  slot->inbuf = inbuf;
-  return gst_hip_in_flight_submit (&self->in_flight, outbuf);
-}
-
-static GstFlowReturn
-gst_hip_box_blur_submit_input_buffer (GstBaseTransform * trans,
-    gboolean is_discont, GstBuffer * input)
-{
-  GstHipBoxBlur *self = GST_HIP_BOX_BLUR (trans);
-  GstBuffer *outbuf;
-  GstFlowReturn ret;
-
-  /* Caps that came while passing through decided no output pool: blurring
-   * now, this frame decides one, and upstream asks again and gets the
-   * pinned pool. Checked here, on the thread that sets the pool. */
-  if (!gst_base_transform_is_passthrough (trans)) {
-    GstBufferPool *pool = gst_base_transform_get_buffer_pool (trans);
-
-    if (pool == NULL) {
-      gst_base_transform_reconfigure_src (trans);
-      gst_base_transform_reconfigure_sink (trans);
-    }
-    gst_clear_object (&pool);
-  }
-  ret = gst_hip_in_flight_accept (&self->in_flight,
-      GST_BASE_TRANSFORM_CLASS (parent_class), is_discont, input, &input);
-  if (input == NULL)
-    return ret;
-  /* Passthrough is decided once, by prepare_output_buffer handing back the
-   * input itself: the radius may change from another thread meanwhile.
-   * Passed-through buffers must not overtake frames in flight: they wait in
-   * queued_buf, and generate_output hands the older frames out first. */
-  ret = gst_hip_in_flight_prepare_output (&self->in_flight, input, &outbuf);
-  if (ret != GST_FLOW_OK)
-    return ret;
-  if (outbuf == input) {
-    gst_hip_in_flight_pass (&self->in_flight, input);
-    return GST_FLOW_OK;
-  }
-  return submit_frame (self, input, outbuf);
-}
-
-static GstFlowReturn
-gst_hip_box_blur_generate_output (GstBaseTransform * trans,
-    GstBuffer ** outbuf)
-{
-  return gst_hip_in_flight_generate_output (&GST_HIP_BOX_BLUR
-      (trans)->in_flight, outbuf);
-}
-
-static gboolean
-gst_hip_box_blur_sink_event (GstBaseTransform * trans, GstEvent * event)
-{
-  if (gst_hip_in_flight_sink_event (&GST_HIP_BOX_BLUR (trans)->in_flight,
-          event))
-    return TRUE;
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
-}
-
-static gboolean
-gst_hip_box_blur_query (GstBaseTransform * trans, GstPadDirection direction,
-    GstQuery * query)
-{
-  gboolean ret;
-
-  gst_hip_in_flight_sink_query (&GST_HIP_BOX_BLUR (trans)->in_flight,
-      direction, query);
-  ret = GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
-      query);
-  if (ret)
-    gst_hip_in_flight_query (&GST_HIP_BOX_BLUR (trans)->in_flight, direction,
-        query);
-  return ret;
-}
-
-/* Makes the plugin's pinned memory the first allocator of @query, keeping
- * the alignment and padding asked for, and @pool (if any, taken) its first
- * pool. */
-static void
-put_first (GstQuery * query, GstBufferPool * pool, guint size, guint min,
-    guint max)
-{
-  GstAllocator *allocator = gst_hip_host_allocator_get ();
-  GstAllocationParams params;
-
-  gst_allocation_params_init (&params);
-  if (gst_query_get_n_allocation_params (query) > 0) {
-    GstAllocator *theirs = NULL;
-
-    gst_query_parse_nth_allocation_param (query, 0, &theirs, &params);
-    gst_clear_object (&theirs);
-    gst_query_set_nth_allocation_param (query, 0, allocator, &params);
-  } else {
-    gst_query_add_allocation_param (query, allocator, &params);
-  }
-  gst_object_unref (allocator);
-  if (pool == NULL)
-    return;
-  if (gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
-  else
-    gst_query_add_allocation_pool (query, pool, size, min, max);
-  gst_object_unref (pool);
-}
-
-/* Upstream may fill pinned memory directly. */
-static gboolean
-gst_hip_box_blur_propose_allocation (GstBaseTransform * trans,
-    GstQuery * decide_query, GstQuery * query)
-{
-  GstHipBoxBlur *self = GST_HIP_BOX_BLUR (trans);
-  guint min = self->in_flight.n_slots + 1;
-  GstBufferPool *pool;
-  GstCaps *caps;
-  gboolean need_pool;
-  GstVideoInfo info;
-
-  if (!GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
-          decide_query, query))
-    return FALSE;
-  if (decide_query == NULL)     /* passthrough: downstream answers */
-    return TRUE;
-  gst_query_parse_allocation (query, &caps, &need_pool);
-  if (!caps || !gst_video_info_from_caps (&info, caps))
-    return TRUE;
-  /* First, in place of the system-memory pool and allocator that
-   * GstVideoFilter proposed: upstream takes the first entry. */
-  pool = need_pool ? gst_hip_host_buffer_pool_new (caps, min, 0) : NULL;
-  put_first (query, pool, info.size, min, 0);
-  return TRUE;
-}
-
-/* Output buffers come from a pool of pinned memory, whatever downstream
- * offers: downstream of this element is always system memory. */
-static gboolean
-gst_hip_box_blur_decide_allocation (GstBaseTransform * trans, GstQuery * query)
-{
-  GstHipBoxBlur *self = GST_HIP_BOX_BLUR (trans);
-  GstBufferPool *pool = NULL;
-  GstCaps *caps;
-  GstVideoInfo info;
-  guint size = 0, min = 0, max = 0;
-
-  gst_query_parse_allocation (query, &caps, NULL);
-  if (!caps || !gst_video_info_from_caps (&info, caps))
-    return FALSE;
-  if (gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
-  if (pool)
-    gst_object_unref (pool);
-  /* Frames in flight hold their output buffers. */
-  min = MAX (min, self->in_flight.n_slots + 1);
-  if (max && max < min)
-    max = min;
-  pool = gst_hip_host_buffer_pool_new (caps, min, max);
-  if (!pool)
-    return FALSE;
-  put_first (query, pool, info.size, min, max);
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
-      query);
-}
-
-/* For callers that hand frames in directly: one frame, start to end. */
-static GstFlowReturn
-gst_hip_box_blur_transform_frame (GstVideoFilter * filter,
-    GstVideoFrame * in_frame, GstVideoFrame * out_frame)
-{
-  GstHipBoxBlur *self = GST_HIP_BOX_BLUR (filter);
-  GstHipInFlight *f = &self->in_flight;
-  Slot *slot;
-
-  if (f->pending >= f->n_slots)
-    return GST_FLOW_ERROR;
-  slot = &self->slots[gst_hip_in_flight_next (f)];
-  slot->in_frame = *in_frame;
-  slot->out_frame = *out_frame;
-  slot->borrowed = TRUE;
-  return gst_hip_in_flight_run (f);
-}
-
-static gboolean
-gst_hip_box_blur_post_message (GstElement * element, GstMessage * msg)
-{
-  msg = gst_hip_in_flight_post_message (&GST_HIP_BOX_BLUR (element)->in_flight,
-      msg);
-  return GST_ELEMENT_CLASS (parent_class)->post_message (element, msg);
-}
-
 static void
 gst_hip_box_blur_class_init (GstHipBoxBlurClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
-  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
-  GstVideoFilterClass *filter_class = GST_VIDEO_FILTER_CLASS (klass);
+  GstHipfFilterClass *hipf_class = GST_HIPF_FILTER_CLASS (klass);
   const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS;
 
   gobject_class->set_property = gst_hip_box_blur_set_property;
   gobject_class->get_property = gst_hip_box_blur_get_property;
-  element_class->post_message = gst_hip_box_blur_post_message;
 
   g_object_class_install_property (gobject_class, PROP_RADIUS,
       g_param_spec_uint ("radius", "Radius",
@@ -841,13 +499,6 @@ gst_hip_box_blur_class_init (GstHipBoxBlurClass * klass)
           "What the window sees beyond the edges of the frame",
           GST_TYPE_HIP_BORDER_MODE, DEFAULT_BORDER_MODE,
           flags | GST_PARAM_MUTABLE_PLAYING));
-  g_object_class_install_property (gobject_class, PROP_DEVICE_ID,
-      g_param_spec_int ("device-id", "Device ID",
-          "HIP device to run on; -1 uses the device current on the thread "
-          "that starts the element (0 unless the application chose one)",
-          -1, G_MAXINT16,
-          GST_HIP_DEVICE_ID_DEFAULT, flags | GST_PARAM_MUTABLE_READY));
-  gst_hip_in_flight_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT);
   g_object_class_install_property (gobject_class, PROP_SLICES,
       g_param_spec_uint ("slices", "Slices",
           "Slices of rows a frame crosses the device in, each uploaded, "
@@ -871,28 +522,17 @@ gst_hip_box_blur_class_init (GstHipBoxBlurClass * klass)
           "device output frame for slices)", GST_TYPE_STRUCTURE,
           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
-  gst_element_class_add_static_pad_template (element_class, &sink_template);
-  gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class, "HIP box blur",
       "Filter/Effect/Video/Hardware",
       "Exact box blur of every plane on a HIP device",
       "gst-hip-filters contributors");
 
-  trans_class->start = GST_DEBUG_FUNCPTR (gst_hip_box_blur_start);
-  trans_class->stop = GST_DEBUG_FUNCPTR (gst_hip_box_blur_stop);
-  trans_class->submit_input_buffer =
-      GST_DEBUG_FUNCPTR (gst_hip_box_blur_submit_input_buffer);
-  trans_class->generate_output =
-      GST_DEBUG_FUNCPTR (gst_hip_box_blur_generate_output);
-  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_hip_box_blur_sink_event);
-  trans_class->query = GST_DEBUG_FUNCPTR (gst_hip_box_blur_query);
-  trans_class->propose_allocation =
-      GST_DEBUG_FUNCPTR (gst_hip_box_blur_propose_allocation);
-  trans_class->decide_allocation =
-      GST_DEBUG_FUNCPTR (gst_hip_box_blur_decide_allocation);
-  filter_class->set_info = GST_DEBUG_FUNCPTR (gst_hip_box_blur_set_info);
-  filter_class->transform_frame =
-      GST_DEBUG_FUNCPTR (gst_hip_box_blur_transform_frame);
+  hipf_class->configure = GST_DEBUG_FUNCPTR (gst_hip_box_blur_configure);
+  hipf_class->may_slice = GST_DEBUG_FUNCPTR (gst_hip_box_blur_may_slice);
+  hipf_class->begin = GST_DEBUG_FUNCPTR (gst_hip_box_blur_begin);
+  hipf_class->slice = GST_DEBUG_FUNCPTR (gst_hip_box_blur_slice);
+  hipf_class->compute = GST_DEBUG_FUNCPTR (gst_hip_box_blur_compute);
+  hipf_class->close = GST_DEBUG_FUNCPTR (gst_hip_box_blur_close);
 
   gst_type_mark_as_plugin_api (GST_TYPE_HIP_BORDER_MODE, 0);
   GST_DEBUG_CATEGORY_INIT (gst_hip_box_blur_debug, "hipboxblur", 0,
@@ -902,19 +542,9 @@ gst_hip_box_blur_class_init (GstHipBoxBlurClass * klass)
 static void
 gst_hip_box_blur_init (GstHipBoxBlur * self)
 {
-  static const GstHipInFlightFuncs funcs = {
-    .slice = slice_frame,
-    .upload = upload_frame,
-    .compute = blur_slice,
-    .download = download_frame,
-    .release = release_frame,
-  };
-
   self->radius = DEFAULT_RADIUS;
   self->radius_x = DEFAULT_RADIUS_XY;
   self->radius_y = DEFAULT_RADIUS_XY;
   self->border_mode = DEFAULT_BORDER_MODE;
-  self->device_id = GST_HIP_DEVICE_ID_DEFAULT;
   self->slices = DEFAULT_SLICES;
-  gst_hip_in_flight_init (&self->in_flight, GST_BASE_TRANSFORM (self), &funcs);
 }

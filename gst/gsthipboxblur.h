@@ -5,14 +5,13 @@
 #ifndef __GST_HIP_BOX_BLUR_H__
 #define __GST_HIP_BOX_BLUR_H__
 
-#include <gst/video/gstvideofilter.h>
-#include "gsthipvideo.h"
+#include "gsthipfilter.h"
 
 G_BEGIN_DECLS
 
 #define GST_TYPE_HIP_BOX_BLUR (gst_hip_box_blur_get_type ())
 G_DECLARE_FINAL_TYPE (GstHipBoxBlur, gst_hip_box_blur, GST, HIP_BOX_BLUR,
-    GstVideoFilter);
+    GstHipfFilter);
 
 #define GST_TYPE_HIP_BORDER_MODE (gst_hip_border_mode_get_type ())
 GType gst_hip_border_mode_get_type (void);

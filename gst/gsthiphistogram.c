@@ -16,9 +16,14 @@
  * leaves, with its message and meta, as soon as the device is done with
  * it, at the latest once frames-in-flight - 1 newer frames have entered
  * the element (or at EOS), and the most latency this adds is reported in
- * the latency query. Uploads overlap
- * only from pinned memory (hipboxblur's output, for one), which the element
- * reads in place.
+ * the latency query. Uploads overlap only from pinned memory, which the
+ * element offers upstream and reads in place.
+ *
+ * Frames in device memory (`memory:HipfDeviceMemory`, hipboxblur's output
+ * for one) are counted in place on the device, and only the counts cross
+ * the link. Where the two pads' memory differs, the frame moves: uploaded
+ * where downstream takes device memory, downloaded where it takes system
+ * memory (#GstHipfFilter).
  *
  * Channels are `red`, `green`, `blue`, `alpha` (where the format has one)
  * and `luma` = (77 R + 150 G + 29 B + 128) >> 8 for RGB formats; `luma`,
@@ -37,7 +42,6 @@
 #include <string.h>
 
 #include "gsthiphistogram.h"
-#include "gsthipinflight.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_hip_histogram_debug);
 #define GST_CAT_DEFAULT gst_hip_histogram_debug
@@ -65,8 +69,6 @@ enum
   PROP_LOW_THRESHOLD,
   PROP_HIGH_THRESHOLD,
   PROP_TARGET_MEAN,
-  PROP_DEVICE_ID,
-  PROP_FRAMES_IN_FLIGHT,
 };
 
 /* The properties one frame is counted with. */
@@ -80,53 +82,34 @@ typedef struct
   guint low_threshold, high_threshold, target_mean;
 } Settings;
 
-/* One frame on its way through the device, mapped read-only until its
- * counts are back; the buffer itself is the in-flight slot's. */
+/* What the element keeps for one frame in flight. */
 typedef struct
 {
-  GstVideoFrame frame;
   Settings settings;            /* those of when the frame entered */
-  GstHipMemory src;
   GstHipMemory counts;
   gint counts_half;             /* the half of counts the next launch takes */
   gint counted_half;            /* the half the last launch took */
   GstHipMemory host_counts;
 } Slot;
 
-/* A GstBaseTransform rather than a GstVideoFilter: frames are only read, and
- * GstVideoFilter would map them writable (copying shared memory). */
 struct _GstHipHistogram
 {
-  GstBaseTransform parent;
+  GstHipfFilter parent;
 
   Settings settings;            /* under the object lock */
-  gint device_id;
 
   /* streaming state */
-  GstHipDevice device;
-  GstVideoInfo info;
-  gboolean negotiated;
-  GstHipVideoLayout layout;
   HipfHistogramFrame frame;     /* channels of the format, ROI unset */
   const gchar *channel_names[HIPF_HISTOGRAM_MAX_CHANNELS];
   guint luma_channel;
   GstClockTime last_post;
-  GstHipInFlight in_flight;     /* holds the frames-in-flight property */
   Slot slots[GST_HIP_IN_FLIGHT_MAX];
 };
 
 #define gst_hip_histogram_parent_class parent_class
-G_DEFINE_TYPE (GstHipHistogram, gst_hip_histogram, GST_TYPE_BASE_TRANSFORM);
+G_DEFINE_TYPE (GstHipHistogram, gst_hip_histogram, GST_TYPE_HIPF_FILTER);
 GST_ELEMENT_REGISTER_DEFINE (hiphistogram, "hiphistogram", GST_RANK_NONE,
     GST_TYPE_HIP_HISTOGRAM);
-
-static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (GST_HIP_VIDEO_FORMATS)));
-
-static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (GST_HIP_VIDEO_FORMATS)));
 
 static void
 gst_hip_histogram_set_property (GObject * object, guint prop_id,
@@ -171,12 +154,6 @@ gst_hip_histogram_set_property (GObject * object, guint prop_id,
     case PROP_TARGET_MEAN:
       s->target_mean = g_value_get_uint (value);
       break;
-    case PROP_DEVICE_ID:
-      self->device_id = g_value_get_int (value);
-      break;
-    case PROP_FRAMES_IN_FLIGHT:
-      self->in_flight.frames_in_flight = g_value_get_uint (value);
-      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -185,9 +162,9 @@ gst_hip_histogram_set_property (GObject * object, guint prop_id,
   counts = s->post_messages || s->attach_meta;
   GST_OBJECT_UNLOCK (self);
   /* The meta needs a writable buffer; without it buffers pass untouched. */
-  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self), !attach_meta);
+  gst_hipf_filter_set_passthrough (GST_HIPF_FILTER (self), !attach_meta);
   /* With nothing to report, frames pass without waiting for newer ones. */
-  gst_hip_in_flight_set_holding (&self->in_flight, counts);
+  gst_hip_in_flight_set_holding (&GST_HIPF_FILTER (self)->in_flight, counts);
 }
 
 static void
@@ -232,12 +209,6 @@ gst_hip_histogram_get_property (GObject * object, guint prop_id,
     case PROP_TARGET_MEAN:
       g_value_set_uint (value, s->target_mean);
       break;
-    case PROP_DEVICE_ID:
-      g_value_set_int (value, self->device_id);
-      break;
-    case PROP_FRAMES_IN_FLIGHT:
-      g_value_set_uint (value, self->in_flight.frames_in_flight);
-      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -248,136 +219,51 @@ gst_hip_histogram_get_property (GObject * object, guint prop_id,
 static gboolean
 gst_hip_histogram_start (GstBaseTransform * trans)
 {
-  GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
-  gint device_id;
-  gboolean ok;
-
-  GST_OBJECT_LOCK (self);
-  device_id = self->device_id;
-  GST_OBJECT_UNLOCK (self);
-  self->last_post = GST_CLOCK_TIME_NONE;
-  self->negotiated = FALSE;
-  if (!gst_hip_device_open (&self->device, GST_ELEMENT (self), device_id))
-    return FALSE;
-  ok = gst_hip_in_flight_start (&self->in_flight, &self->device);
-  if (!ok)
-    gst_hip_device_close (&self->device);
-  gst_hip_device_release (&self->device);
-  return ok;
+  GST_HIP_HISTOGRAM (trans)->last_post = GST_CLOCK_TIME_NONE;
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->start (trans);
 }
 
-static gboolean
-gst_hip_histogram_stop (GstBaseTransform * trans)
+static void
+gst_hip_histogram_close (GstHipfFilter * filter)
 {
-  GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
+  GstHipHistogram *self = GST_HIP_HISTOGRAM (filter);
   guint i;
 
-  gst_hip_in_flight_stop (&self->in_flight);
   for (i = 0; i < G_N_ELEMENTS (self->slots); i++) {
-    gst_hip_device_free (&self->device, &self->slots[i].src);
-    gst_hip_device_free (&self->device, &self->slots[i].counts);
-    gst_hip_device_free_host (&self->device, &self->slots[i].host_counts);
+    gst_hip_device_free (&filter->device, &self->slots[i].counts);
+    gst_hip_device_free_host (&filter->device, &self->slots[i].host_counts);
   }
-  gst_hip_device_close (&self->device);
-  return TRUE;
-}
-
-/* Upstream may send frames with any strides: they are read through the
- * video meta. A pool upstream needs a buffer more for each frame that
- * waits in flight, or it could run dry while they wait for newer ones. */
-static gboolean
-gst_hip_histogram_propose_allocation (GstBaseTransform * trans,
-    GstQuery * decide_query, GstQuery * query)
-{
-  GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
-  guint held = self->in_flight.n_slots ? self->in_flight.n_slots - 1 : 0;
-  guint i;
-
-  if (!GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
-          decide_query, query))
-    return FALSE;
-  if (!gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL))
-    gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
-  for (i = 0; held && i < gst_query_get_n_allocation_pools (query); i++) {
-    GstBufferPool *pool = NULL;
-    guint size, min, max;
-
-    gst_query_parse_nth_allocation_pool (query, i, &pool, &size, &min, &max);
-    min += held;
-    if (max && max < min)
-      max = min;
-    gst_query_set_nth_allocation_pool (query, i, pool, size, min, max);
-    if (pool)
-      gst_object_unref (pool);
-  }
-  return TRUE;
 }
 
 static gboolean
 gst_hip_histogram_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
-  GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
-
-  if (gst_hip_in_flight_sink_event (&self->in_flight, event))
-    return TRUE;
   if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
-    self->last_post = GST_CLOCK_TIME_NONE;
+    GST_HIP_HISTOGRAM (trans)->last_post = GST_CLOCK_TIME_NONE;
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
 }
 
+/* The counts of every frame in flight, device and host. */
 static gboolean
-gst_hip_histogram_query (GstBaseTransform * trans, GstPadDirection direction,
-    GstQuery * query)
+gst_hip_histogram_configure (GstHipfFilter * filter, const GstVideoInfo * info)
 {
-  GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
-  gboolean ret;
-
-  gst_hip_in_flight_sink_query (&self->in_flight, direction, query);
-  ret = GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
-      query);
-
-  if (ret)
-    gst_hip_in_flight_query (&self->in_flight, direction, query);
-  return ret;
-}
-
-static gboolean
-gst_hip_histogram_set_caps (GstBaseTransform * trans, GstCaps * incaps,
-    GstCaps * outcaps)
-{
-  GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
+  GstHipHistogram *self = GST_HIP_HISTOGRAM (filter);
   HipfHistogramFrame *f = &self->frame;
   gsize counts_size;
   guint i;
 
-  self->negotiated = FALSE;
-  if (!gst_video_info_from_caps (&self->info, incaps)) {
-    GST_ERROR_OBJECT (self, "invalid caps %" GST_PTR_FORMAT, incaps);
-    return FALSE;
-  }
-  gst_hip_video_layout_init (&self->layout, &self->info);
-  gst_hip_in_flight_set_format (&self->in_flight, &self->info);
   gst_hip_video_histogram_init (f, self->channel_names, &self->luma_channel,
-      &self->info, &self->layout);
+      info, &filter->layout);
   counts_size = f->n_channels * HIPF_HISTOGRAM_VALUES * sizeof (guint32);
-
-  /* Every slot's memory up front, so a frame too large for the device
-   * fails negotiation rather than a later frame. */
-  if (!gst_hip_device_bind (&self->device))
-    return FALSE;
-  for (i = 0; i < self->in_flight.n_slots; i++) {
+  for (i = 0; i < filter->in_flight.n_slots; i++) {
     Slot *slot = &self->slots[i];
 
-    if (!gst_hip_device_alloc (&self->device, &slot->src, self->layout.size,
-            "input frame")
-        || !gst_hip_device_alloc (&self->device, &slot->counts,
-            hipf_histogram_buffer_size (),
-            "histograms")
-        || !gst_hip_device_alloc_host (&self->device, &slot->host_counts,
+    if (!gst_hip_device_alloc (&filter->device, &slot->counts,
+            hipf_histogram_buffer_size (), "histograms")
+        || !gst_hip_device_alloc_host (&filter->device, &slot->host_counts,
             HIPF_HISTOGRAM_COPIES * counts_size, "histograms"))
       return FALSE;
   }
-  self->negotiated = TRUE;
   return TRUE;
 }
 
@@ -544,35 +430,34 @@ interval_elapsed (GstHipHistogram * self, const Settings * s,
   return TRUE;
 }
 
-/* Slot @index's frame through the device, in the three parts
- * GstHipInFlight enqueues: upload, count, read the counts back. Nothing
- * here waits. */
+/* One consistent set of properties per frame; with nothing to report,
+ * no kernels. */
 static gboolean
-upload_frame (GstBaseTransform * trans, guint index, guint slice,
-    hipStream_t stream)
+gst_hip_histogram_begin (GstHipfFilter * filter, guint index)
 {
-  GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
-  Slot *slot = &self->slots[index];
+  GstHipHistogram *self = GST_HIP_HISTOGRAM (filter);
+  Settings *s = &self->slots[index].settings;
 
-  return gst_hip_device_bind (&self->device)
-      && gst_hip_video_upload (&self->device, stream, &self->layout,
-      &slot->frame, slot->src.ptr, 0, self->layout.height);
+  GST_OBJECT_LOCK (self);
+  *s = self->settings;
+  GST_OBJECT_UNLOCK (self);
+  return s->post_messages || s->attach_meta;
 }
 
 static gboolean
-count_frame (GstBaseTransform * trans, guint index, guint slice,
+gst_hip_histogram_compute (GstHipfFilter * filter, guint index, guint slice,
     hipStream_t stream)
 {
-  GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
-  GstHipDevice *dev = &self->device;
+  GstHipHistogram *self = GST_HIP_HISTOGRAM (filter);
+  GstHipDevice *dev = &filter->device;
   Slot *slot = &self->slots[index];
   HipfHistogramFrame frame = self->frame;
   hipError_t err;
 
-  apply_roi (&frame, &self->layout, &slot->settings);
+  apply_roi (&frame, &filter->layout, &slot->settings);
   slot->counted_half = slot->counts_half;
-  err = hipf_histogram (&dev->limits, &frame, slot->src.ptr, slot->counts.ptr,
-      slot->counts_half, stream);
+  err = hipf_histogram (&dev->limits, &frame, filter->frames[index].src,
+      slot->counts.ptr, slot->counts_half, stream);
   /* A launch that started took its half and cleared the other, even one
    * whose failure is only injected: the next launch takes the other. */
   if (err == hipSuccess)
@@ -583,32 +468,28 @@ count_frame (GstBaseTransform * trans, guint index, guint slice,
 /* The copies of the counts come back as rows of one copy each, added up
  * once they are back. */
 static gboolean
-download_counts (GstBaseTransform * trans, guint index, guint slice,
+gst_hip_histogram_readback (GstHipfFilter * filter, guint index,
     hipStream_t stream)
 {
-  GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
+  GstHipHistogram *self = GST_HIP_HISTOGRAM (filter);
   Slot *slot = &self->slots[index];
   const guint32 *counts = hipf_histogram_counts (slot->counts.ptr,
       slot->counted_half);
   gsize size = self->frame.n_channels * HIPF_HISTOGRAM_VALUES *
       sizeof (guint32);
 
-  return gst_hip_device_copy_2d (&self->device, stream, slot->host_counts.ptr,
-      size, counts, HIPF_HISTOGRAM_COPY_WORDS * sizeof (guint32), size,
+  return gst_hip_device_copy_2d (&filter->device, stream,
+      slot->host_counts.ptr, size, counts,
+      HIPF_HISTOGRAM_COPY_WORDS * sizeof (guint32), size,
       HIPF_HISTOGRAM_COPIES, hipMemcpyDeviceToHost);
-}
-
-static void
-release_frame (GstBaseTransform * trans, guint index)
-{
-  gst_video_frame_unmap (&GST_HIP_HISTOGRAM (trans)->slots[index].frame);
 }
 
 /* Slot @index's counts are back: the report leaves with @buf, in order. */
 static void
-finish_frame (GstBaseTransform * trans, guint index, GstBuffer * buf)
+gst_hip_histogram_finish (GstHipfFilter * filter, guint index, GstBuffer * buf)
 {
-  GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (filter);
+  GstHipHistogram *self = GST_HIP_HISTOGRAM (filter);
   Slot *slot = &self->slots[index];
   const Settings *s = &slot->settings;
   const gsize words = self->frame.n_channels * HIPF_HISTOGRAM_VALUES;
@@ -636,91 +517,13 @@ finish_frame (GstBaseTransform * trans, guint index, GstBuffer * buf)
   }
 }
 
-/* Maps @buf read-only into the next free slot and starts counting it. */
-static GstFlowReturn
-submit_frame (GstHipHistogram * self, GstBuffer * buf)
-{
-  Slot *slot;
-  Settings s;
-
-  if (!self->negotiated) {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL), ("not negotiated"));
-    gst_buffer_unref (buf);
-    return GST_FLOW_NOT_NEGOTIATED;
-  }
-  GST_OBJECT_LOCK (self);
-  s = self->settings;
-  GST_OBJECT_UNLOCK (self);
-  if (!s.post_messages && !s.attach_meta) {
-    gst_hip_in_flight_pass (&self->in_flight, buf);
-    return GST_FLOW_OK;
-  }
-
-  slot = &self->slots[gst_hip_in_flight_next (&self->in_flight)];
-  /* Read only: the frame is never written, so never copied. */
-  if (!gst_hip_in_flight_map_input (&self->in_flight, &slot->frame,
-          &self->info, &self->layout, buf)) {
-    gst_buffer_unref (buf);
-    return GST_FLOW_ERROR;
-  }
-  slot->settings = s;
-  return gst_hip_in_flight_submit (&self->in_flight, buf);
-}
-
-static GstFlowReturn
-gst_hip_histogram_submit_input_buffer (GstBaseTransform * trans,
-    gboolean is_discont, GstBuffer * input)
-{
-  GstHipHistogram *self = GST_HIP_HISTOGRAM (trans);
-  GstBuffer *buf;
-  GstFlowReturn ret;
-
-  ret = gst_hip_in_flight_accept (&self->in_flight,
-      GST_BASE_TRANSFORM_CLASS (parent_class), is_discont, input, &input);
-  if (input == NULL)
-    return ret;
-
-  /* The buffer that leaves: the input, made writable for the meta unless
-   * in passthrough (a new buffer sharing its memory, if it is not). */
-  ret = gst_hip_in_flight_prepare_output (&self->in_flight, input, &buf);
-  if (ret != GST_FLOW_OK)
-    return ret;
-  if (buf != input)
-    gst_buffer_unref (input);
-  return submit_frame (self, buf);
-}
-
-static GstFlowReturn
-gst_hip_histogram_generate_output (GstBaseTransform * trans,
-    GstBuffer ** outbuf)
-{
-  return gst_hip_in_flight_generate_output (&GST_HIP_HISTOGRAM
-      (trans)->in_flight, outbuf);
-}
-
-/* GstBaseTransform keeps a transform in place only if it has transform_ip;
- * buffers reach this element through submit_input_buffer and
- * generate_output, which never call it. */
-static GstFlowReturn
-gst_hip_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
-{
-  g_return_val_if_reached (GST_FLOW_NOT_SUPPORTED);
-}
-
-static gboolean
-gst_hip_histogram_post_message (GstElement * element, GstMessage * msg)
-{
-  msg = gst_hip_in_flight_post_message (&GST_HIP_HISTOGRAM (element)->in_flight,
-      msg);
-  return GST_ELEMENT_CLASS (parent_class)->post_message (element, msg);
-}
-
 static void
 gst_hip_histogram_class_init (GstHipHistogramClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstHipfFilterClass *hipf_class = GST_HIPF_FILTER_CLASS (klass);
   const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS;
   const GParamFlags live = flags | GST_PARAM_MUTABLE_PLAYING;
   /* Tagged as describing the pixels, so that elements which change them
@@ -731,7 +534,6 @@ gst_hip_histogram_class_init (GstHipHistogramClass * klass)
 
   gobject_class->set_property = gst_hip_histogram_set_property;
   gobject_class->get_property = gst_hip_histogram_get_property;
-  element_class->post_message = gst_hip_histogram_post_message;
 
   g_object_class_install_property (gobject_class, PROP_BINS,
       g_param_spec_uint ("bins", "Bins",
@@ -779,34 +581,20 @@ gst_hip_histogram_class_init (GstHipHistogramClass * klass)
       g_param_spec_uint ("target-mean", "Target mean",
           "Mean luma of a well exposed frame, for ev-correction", 1,
           MAX_SAMPLE, DEFAULT_TARGET_MEAN, live));
-  g_object_class_install_property (gobject_class, PROP_DEVICE_ID,
-      g_param_spec_int ("device-id", "Device ID",
-          "HIP device to run on; -1 uses the device current on the thread "
-          "that starts the element (0 unless the application chose one)",
-          -1, G_MAXINT16,
-          GST_HIP_DEVICE_ID_DEFAULT, flags | GST_PARAM_MUTABLE_READY));
-  gst_hip_in_flight_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT);
-
-  gst_element_class_add_static_pad_template (element_class, &sink_template);
-  gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class, "HIP histogram",
       "Filter/Analyzer/Video/Hardware",
       "Per-frame histograms and exposure statistics counted on a HIP device",
       "gst-hip-filters contributors");
 
   trans_class->start = GST_DEBUG_FUNCPTR (gst_hip_histogram_start);
-  trans_class->stop = GST_DEBUG_FUNCPTR (gst_hip_histogram_stop);
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_hip_histogram_sink_event);
-  trans_class->query = GST_DEBUG_FUNCPTR (gst_hip_histogram_query);
-  trans_class->propose_allocation =
-      GST_DEBUG_FUNCPTR (gst_hip_histogram_propose_allocation);
-  trans_class->submit_input_buffer =
-      GST_DEBUG_FUNCPTR (gst_hip_histogram_submit_input_buffer);
-  trans_class->generate_output =
-      GST_DEBUG_FUNCPTR (gst_hip_histogram_generate_output);
-  trans_class->transform_ip =
-      GST_DEBUG_FUNCPTR (gst_hip_histogram_transform_ip);
-  trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_hip_histogram_set_caps);
+  hipf_class->reads_only = TRUE;
+  hipf_class->configure = GST_DEBUG_FUNCPTR (gst_hip_histogram_configure);
+  hipf_class->begin = GST_DEBUG_FUNCPTR (gst_hip_histogram_begin);
+  hipf_class->compute = GST_DEBUG_FUNCPTR (gst_hip_histogram_compute);
+  hipf_class->readback = GST_DEBUG_FUNCPTR (gst_hip_histogram_readback);
+  hipf_class->finish = GST_DEBUG_FUNCPTR (gst_hip_histogram_finish);
+  hipf_class->close = GST_DEBUG_FUNCPTR (gst_hip_histogram_close);
 
   gst_meta_register_custom (GST_HIP_HISTOGRAM_META_NAME, tags, NULL, NULL,
       NULL);
@@ -817,13 +605,6 @@ gst_hip_histogram_class_init (GstHipHistogramClass * klass)
 static void
 gst_hip_histogram_init (GstHipHistogram * self)
 {
-  static const GstHipInFlightFuncs funcs = {
-    .upload = upload_frame,
-    .compute = count_frame,
-    .download = download_counts,
-    .release = release_frame,
-    .finish = finish_frame,
-  };
   Settings *s = &self->settings;
 
   s->bins = DEFAULT_BINS;
@@ -833,7 +614,5 @@ gst_hip_histogram_init (GstHipHistogram * self)
   s->low_threshold = DEFAULT_LOW_THRESHOLD;
   s->high_threshold = DEFAULT_HIGH_THRESHOLD;
   s->target_mean = DEFAULT_TARGET_MEAN;
-  self->device_id = GST_HIP_DEVICE_ID_DEFAULT;
-  gst_hip_in_flight_init (&self->in_flight, GST_BASE_TRANSFORM (self), &funcs);
   gst_base_transform_set_in_place (GST_BASE_TRANSFORM (self), TRUE);
 }

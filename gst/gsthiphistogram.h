@@ -5,14 +5,13 @@
 #ifndef __GST_HIP_HISTOGRAM_H__
 #define __GST_HIP_HISTOGRAM_H__
 
-#include <gst/base/gstbasetransform.h>
-#include "gsthipvideo.h"
+#include "gsthipfilter.h"
 
 G_BEGIN_DECLS
 
 #define GST_TYPE_HIP_HISTOGRAM (gst_hip_histogram_get_type ())
 G_DECLARE_FINAL_TYPE (GstHipHistogram, gst_hip_histogram, GST, HIP_HISTOGRAM,
-    GstBaseTransform);
+    GstHipfFilter);
 
 /* Name of the custom meta every buffer gets; its structure holds the same
  * fields as the element message. */

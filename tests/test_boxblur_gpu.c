@@ -1217,7 +1217,7 @@ run_pool_pipeline (PoolProbe * p, guint radius)
 {
   GstElement *pipe = gst_parse_launch ("videotestsrc num-buffers=8 ! "
       "video/x-raw,format=RGBA,width=64,height=48,framerate=30/1 ! "
-      "hipboxblur name=b frames-in-flight=2 ! fakesink sync=false", NULL);
+      "hipboxblur name=b frames-in-flight=2 ! video/x-raw ! fakesink sync=false", NULL);
   GstBus *bus = gst_element_get_bus (pipe);
   GstPad *sink, *src;
   GstMessage *msg;

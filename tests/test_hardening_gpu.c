@@ -223,7 +223,7 @@ collect_output (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   return GST_PAD_PROBE_OK;
 }
 
-/* appsrc ! @middle ! fakesink, the frames that reach the sink collected.
+/* appsrc ! @middle ! fakesink in system memory, the frames that reach the sink collected.
  * NULL and *error set if the description does not parse. The sink does not
  * preroll (async=false), so the pipeline plays before the first frame
  * comes: frames an element still pushes after posting an error (frames in
@@ -234,7 +234,7 @@ pipe_new (const gchar * middle, GstVideoFormat format, gint width,
 {
   Pipe *p = g_new0 (Pipe, 1);
   gchar *desc = g_strdup_printf ("appsrc name=src format=time ! %s ! "
-      "fakesink name=sink sync=false async=false", middle);
+      "video/x-raw ! fakesink name=sink sync=false async=false", middle);
   GError *err = NULL;
   GstElement *sink;
   GstCaps *caps;

@@ -196,7 +196,79 @@ hipf_test_check_caps (const gchar * element)
   }
   for (i = 0; i < G_N_ELEMENTS (rejected); i++)
     fail_if (sink_accepts (e, rejected[i]), "accepted %s", rejected[i]);
+  /* Frames in the plugin's device memory too, offered first downstream. */
+  for (i = 0; i < hipf_test_n_formats; i++) {
+    gchar *caps = g_strdup_printf ("video/x-raw(" HIPF_TEST_DEVICE_FEATURE
+        "),format=%s,width=33,height=17,framerate=30/1",
+        gst_video_format_to_string (hipf_test_formats[i]));
+    fail_unless (sink_accepts (e, caps), "rejected %s", caps);
+    g_free (caps);
+  }
+  {
+    GstPad *src = gst_element_get_static_pad (e, "src");
+    GstCaps *caps = gst_pad_query_caps (src, NULL);
+    GstCapsFeatures *first = gst_caps_get_features (caps, 0);
+
+    fail_unless (gst_caps_features_contains (first, HIPF_TEST_DEVICE_FEATURE),
+        "%s offers %" GST_PTR_FORMAT, element, caps);
+    fail_unless (gst_caps_features_is_equal (gst_caps_get_features (caps,
+                gst_caps_get_size (caps) - 1),
+            GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY));
+    gst_caps_unref (caps);
+    gst_object_unref (src);
+  }
   gst_object_unref (e);
+}
+
+GstHarness *
+hipf_test_path_harness (const gchar * launch, const gchar * uploader,
+    GstVideoFormat format, gint width, gint height, gboolean in_device,
+    gboolean out_device)
+{
+  gchar *caps = g_strdup_printf ("format=%s,width=%d,height=%d,"
+      "framerate=30/1", gst_video_format_to_string (format), width, height);
+  gchar *desc = in_device ? g_strdup_printf ("%s ! capsfilter caps=\"video/"
+      "x-raw(" HIPF_TEST_DEVICE_FEATURE "),%s\" ! %s", uploader, caps,
+      launch) : g_strdup (launch);
+  GError *err = NULL;
+  GstElement *bin = gst_parse_bin_from_description (desc, TRUE, &err);
+  gchar *in_caps = g_strdup_printf ("video/x-raw,%s", caps);
+  gchar *out_caps = g_strdup_printf ("video/x-raw%s,%s", out_device ?
+      "(" HIPF_TEST_DEVICE_FEATURE ")" : "", caps);
+  GstHarness *h;
+
+  fail_unless (bin != NULL, "%s: %s", desc, err ? err->message : "?");
+  h = gst_harness_new_with_element (bin, "sink", "src");
+  gst_harness_set_caps_str (h, in_caps, out_caps);
+  gst_object_unref (bin);
+  g_free (caps);
+  g_free (desc);
+  g_free (in_caps);
+  g_free (out_caps);
+  return h;
+}
+
+gboolean
+hipf_test_pad_in_device (GstElement * element, const gchar * pad_name)
+{
+  GstPad *pad = gst_element_get_static_pad (element, pad_name);
+  GstCaps *caps = gst_pad_get_current_caps (pad);
+  gboolean ret;
+
+  fail_unless (caps != NULL, "%s has no caps", pad_name);
+  ret = gst_caps_features_contains (gst_caps_get_features (caps, 0),
+      HIPF_TEST_DEVICE_FEATURE);
+  gst_caps_unref (caps);
+  gst_object_unref (pad);
+  return ret;
+}
+
+gboolean
+hipf_test_buffer_in_device (GstBuffer * buf)
+{
+  return gst_buffer_n_memory (buf) == 1
+      && gst_memory_is_type (gst_buffer_peek_memory (buf, 0),
+      HIPF_TEST_DEVICE_MEMORY);
 }
 
 void

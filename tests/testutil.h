@@ -46,6 +46,22 @@ gboolean hipf_test_wait_for (gboolean (*done) (gpointer data), gpointer data);
 /* The same until @h has received @n buffers. */
 gboolean hipf_test_wait_received (GstHarness * h, guint n);
 void hipf_test_check_caps (const gchar * element);
+
+/* The plugin's device memory: its caps feature and memory type. */
+#define HIPF_TEST_DEVICE_FEATURE "memory:HipfDeviceMemory"
+#define HIPF_TEST_DEVICE_MEMORY "HipfDeviceMemory"
+
+/* A harness around @launch (gst-launch syntax, the element under test
+ * named "e"), fed frames of @format in system memory: they reach it in
+ * device memory where @in_device, moved there by @uploader ahead of it,
+ * and it hands them out in device memory where @out_device. */
+GstHarness *hipf_test_path_harness (const gchar * launch,
+    const gchar * uploader, GstVideoFormat format, gint width, gint height,
+    gboolean in_device, gboolean out_device);
+/* Whether the negotiated caps of @element's pad are in device memory. */
+gboolean hipf_test_pad_in_device (GstElement * element,
+    const gchar * pad_name);
+gboolean hipf_test_buffer_in_device (GstBuffer * buf);
 void hipf_test_check_start_error (const gchar * element);
 
 /* Every format the elements take, and whether a HIP device is present. */
