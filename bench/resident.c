@@ -96,7 +96,7 @@ feed (gpointer data)
   gint i;
 
   for (i = 0; i < f->n_frames; i++) {
-    GstBuffer *buf = gst_buffer_copy (f->frames[i % POOL]);   /* shares memory */
+    GstBuffer *buf = gst_buffer_copy (f->frames[i % POOL]);   /* shares */
 
     GST_BUFFER_PTS (buf) = gst_util_uint64_scale (i, GST_SECOND, 30);
     GST_BUFFER_DURATION (buf) = GST_SECOND / 30;

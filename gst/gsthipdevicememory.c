@@ -77,6 +77,13 @@ allocator_get (void)
   return allocator;
 }
 
+/* A share is the whole frame: it forwards to the memory that holds it. */
+static GstHipfDeviceMemory *
+root (GstMemory * memory)
+{
+  return (GstHipfDeviceMemory *) (memory->parent ? memory->parent : memory);
+}
+
 gboolean
 gst_is_hipf_device_memory (GstMemory * mem)
 {
@@ -112,10 +119,8 @@ gst_hipf_device_memory_alloc (gint device_id, gsize size)
   }
 
   mem = g_new0 (GstHipfDeviceMemory, 1);
-  /* A share would map the host copy of part of a frame; copies of the
-   * buffer copy the frame instead. */
-  gst_memory_init (GST_MEMORY_CAST (mem), GST_MEMORY_FLAG_NO_SHARE,
-      allocator_get (), NULL, size, 0, 0, size);
+  gst_memory_init (GST_MEMORY_CAST (mem), 0, allocator_get (), NULL, size, 0,
+      0, size);
   mem->device_id = device_id;
   mem->data = data;
   mem->ready = ready;
@@ -137,8 +142,13 @@ static void
 gst_hipf_device_allocator_free (GstAllocator * allocator, GstMemory * memory)
 {
   GstHipfDeviceMemory *mem = (GstHipfDeviceMemory *) memory;
-  gint prev = enter (mem->device_id);
+  gint prev;
 
+  if (memory->parent) {
+    g_free (mem);
+    return;
+  }
+  prev = enter (mem->device_id);
   /* hipFree waits for the work that may still use the memory. */
   hipFree (mem->data);
   hipEventDestroy (mem->ready);
@@ -169,7 +179,7 @@ copy_sync (GstHipfDeviceMemory * mem, void *dst, const void *src,
 static gpointer
 device_memory_map (GstMemory * memory, gsize maxsize, GstMapFlags flags)
 {
-  GstHipfDeviceMemory *mem = (GstHipfDeviceMemory *) memory;
+  GstHipfDeviceMemory *mem = root (memory);
   gpointer ret = NULL;
   hipError_t err = hipSuccess;
   gint prev;
@@ -222,7 +232,7 @@ device_memory_unmap (GstMemory * memory)
 static GstMemory *
 device_memory_copy (GstMemory * memory, gssize offset, gssize size)
 {
-  GstHipfDeviceMemory *mem = (GstHipfDeviceMemory *) memory;
+  GstHipfDeviceMemory *mem = root (memory);
   GstHipfDeviceMemory *copy;
   GstMapInfo map;
   hipError_t err;
@@ -255,10 +265,23 @@ device_memory_copy (GstMemory * memory, gssize offset, gssize size)
   return GST_MEMORY_CAST (copy);
 }
 
+/* Buffers that share a frame (a copy made writable for metadata, a tee's
+ * branches) share its device memory and its state; part of a frame is not
+ * a frame, and is copied instead. */
 static GstMemory *
 device_memory_share (GstMemory * memory, gssize offset, gssize size)
 {
-  return NULL;
+  GstHipfDeviceMemory *mem = root (memory), *share;
+
+  if (offset != 0 || (size != -1 && (gsize) size != memory->size))
+    return NULL;
+  share = g_new0 (GstHipfDeviceMemory, 1);
+  gst_memory_init (GST_MEMORY_CAST (share),
+      GST_MINI_OBJECT_FLAGS (mem) | GST_MINI_OBJECT_FLAG_LOCK_READONLY,
+      memory->allocator, GST_MEMORY_CAST (mem), memory->maxsize,
+      memory->align, memory->offset, memory->size);
+  share->device_id = mem->device_id;
+  return GST_MEMORY_CAST (share);
 }
 
 hipError_t
@@ -267,6 +290,7 @@ gst_hipf_device_memory_set_ready (GstHipfDeviceMemory * mem,
 {
   hipError_t err;
 
+  mem = root (GST_MEMORY_CAST (mem));
   g_mutex_lock (&mem->lock);
   err = hipEventRecord (mem->ready, stream);
   mem->recorded = err == hipSuccess;
@@ -279,6 +303,7 @@ gst_hipf_device_memory_wait (GstHipfDeviceMemory * mem, hipStream_t stream)
 {
   hipError_t err = hipSuccess;
 
+  mem = root (GST_MEMORY_CAST (mem));
   g_mutex_lock (&mem->lock);
   if (mem->recorded)
     err = hipStreamWaitEvent (stream, mem->ready, 0);

@@ -22,6 +22,7 @@ G_BEGIN_DECLS
 
 /* One frame in device memory, its planes laid out as GstHipVideoLayout
  * says (the buffer's video meta carries the same offsets and strides).
+ * A share is the whole frame, and uses the fields of its parent.
  * A CPU map reads through a host copy, downloaded once the device is done
  * writing; a CPU write is uploaded at the next device map. */
 typedef struct
