@@ -722,6 +722,7 @@ int
 main (int argc, char **argv)
 {
   gboolean quick = FALSE, kernels_only = FALSE, elements_only = FALSE;
+  gboolean resident_only = FALSE;
   gboolean split_radii = FALSE;
   gchar *csv = NULL;
   GOptionEntry entries[] = {
@@ -733,6 +734,9 @@ main (int argc, char **argv)
         "N"},
     {"kernels-only", 'k', 0, G_OPTION_ARG_NONE, &kernels_only,
         "Device kernel rows only (no pipelines, no CPU reference)", NULL},
+    {"resident-only", 'r', 0, G_OPTION_ARG_NONE, &resident_only,
+        "Rows of frames that stay on the device between elements only",
+        NULL},
     {"elements-only", 'e', 0, G_OPTION_ARG_NONE, &elements_only,
         "Element rows only, each after its link row (no kernel or CPU rows)",
         NULL},
@@ -834,6 +838,10 @@ main (int argc, char **argv)
 
     CHECK (hipSetDevice (device));
     CHECK (hipf_device_limits_query (device, &limits));
+    if (resident_only) {
+      bench_resident (&limits);
+      goto table;
+    }
     if (elements_only)
       goto elements;
     g_printerr ("device kernels (median of %d runs, %d frames rotated):\n",

@@ -222,6 +222,12 @@ bench_resident (const HipfDeviceLimits * limits)
     {"hiphist", "hiphistogram", "device to device", -1},
     {"hiphist", "hiphistogram frames-in-flight=4",
         "device to device, 4 in flight", -1},
+    /* The report's cost on the host: two structures (message and meta) of
+     * every bin a frame, against 16 bins, or the message alone. */
+    {"hiphist", "hiphistogram frames-in-flight=4 bins=16",
+        "device to device, 4 in flight, 16 bins", -1},
+    {"hiphist", "hiphistogram frames-in-flight=4 attach-meta=false",
+        "device to device, 4 in flight, no meta", -1},
   };
 
   g_printerr ("frames on the device between elements (%d frames):\n",

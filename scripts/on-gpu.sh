@@ -25,7 +25,7 @@ sanitize() {
     # VGA, where bands take more than one step.
     local checks=test_small_frames,test_padded_output,test_wide_rows,test_strips,test_short_starts,test_slices_in_flight,test_alternate_alloc_fails,test_counts_small,test_api_regions
     [ "$tool" = racecheck ] && checks=test_padded_output,test_frames_in_flight,test_slices_in_flight,test_vga,test_exposure_settings,test_large_and_padded
-    [ "$t" = memory-gpu ] && checks=test_blur_paths,test_histogram_paths,test_chain,test_tee_with_cpu_branch,test_cpu_write
+    [ "$t" = memory-gpu ] && checks=test_blur_paths,test_histogram_paths,test_chain,test_tee_with_cpu_branch,test_cpu_write,test_foreign_layout
     GST_CHECKS=${SANITIZE_CHECKS:-$checks} \
       timeout "${SANITIZE_TIMEOUT:-240}" compute-sanitizer --tool "$tool" \
       --error-exitcode 3 "$test" \

@@ -358,6 +358,59 @@ GST_START_TEST (test_cpu_write)
 
 GST_END_TEST;
 
+/* Device memory whose video meta describes another layout than the
+ * element's (rows 40 bytes apart rather than 48) cannot be read in place:
+ * it is read through its CPU mapping, as the meta describes it. */
+GST_START_TEST (test_foreign_layout)
+{
+  GstVideoFormat fmt = GST_VIDEO_FORMAT_GRAY8;
+  GstHarness *up = hipf_test_path_harness ("hiphistogram name=e "
+      "post-messages=false attach-meta=false", NULL, fmt, WIDTH, HEIGHT,
+      FALSE, TRUE);
+  GstHarness *blur = gst_harness_new_parse ("hipboxblur radius=2 "
+      "border-mode=clamp");
+  gchar *caps = g_strdup_printf ("format=GRAY8,width=%d,height=%d,"
+      "framerate=30/1", WIDTH, HEIGHT);
+  gchar *dev_caps = g_strdup_printf ("video/x-raw(" HIPF_TEST_DEVICE_FEATURE
+      "),%s", caps);
+  gchar *sys_caps = g_strdup_printf ("video/x-raw,%s", caps);
+  gsize offsets[GST_VIDEO_MAX_PLANES] = { 0 };
+  gint strides[GST_VIDEO_MAX_PLANES] = { 40 };
+  GstVideoInfo info, foreign_info;
+  GstBuffer *in = hipf_test_frame_new (fmt, WIDTH, HEIGHT, 0, &info);
+  GstBuffer *dev, *foreign, *out, *exp;
+  GstVideoFrame exp_frame;
+
+  gst_harness_set_caps_str (blur, dev_caps, sys_caps);
+  dev = gst_harness_push_and_pull (up, in);
+  fail_unless (dev != NULL && hipf_test_buffer_in_device (dev));
+  foreign = gst_buffer_new ();
+  gst_buffer_append_memory (foreign,
+      gst_memory_ref (gst_buffer_peek_memory (dev, 0)));
+  gst_buffer_add_video_meta_full (foreign, GST_VIDEO_FRAME_FLAG_NONE, fmt,
+      WIDTH, HEIGHT, 1, offsets, strides);
+  /* The reference reads what the meta describes. */
+  gst_video_info_set_format (&foreign_info, fmt, WIDTH, HEIGHT);
+  foreign_info.stride[0] = 40;
+  foreign_info.size = gst_buffer_get_size (foreign);
+  exp = reference_blur (foreign, &foreign_info, 2, 2, REF_BORDER_CLAMP,
+      &exp_frame);
+  out = gst_harness_push_and_pull (blur, foreign);
+  fail_unless (out != NULL);
+  check_pixels (out, fmt, &exp_frame, "foreign layout");
+  gst_video_frame_unmap (&exp_frame);
+  gst_buffer_unref (exp);
+  gst_buffer_unref (out);
+  gst_buffer_unref (dev);
+  gst_harness_teardown (blur);
+  gst_harness_teardown (up);
+  g_free (caps);
+  g_free (dev_caps);
+  g_free (sys_caps);
+}
+
+GST_END_TEST;
+
 static Suite *
 memory_gpu_suite (void)
 {
@@ -370,6 +423,7 @@ memory_gpu_suite (void)
   tcase_add_test (tc, test_chain);
   tcase_add_test (tc, test_tee_with_cpu_branch);
   tcase_add_test (tc, test_cpu_write);
+  tcase_add_test (tc, test_foreign_layout);
   return s;
 }
 
