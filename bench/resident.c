@@ -201,6 +201,98 @@ us (gdouble fps)
   return fps > 0 ? 1e6 / fps : 0;
 }
 
+typedef struct
+{
+  gint count;
+  gint64 t0;
+} Passed;
+
+static GstPadProbeReturn
+count_pass (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  Passed *p = data;
+
+  if (++p->count == WARM_UP)
+    p->t0 = g_get_monotonic_time ();
+  return GST_PAD_PROBE_OK;
+}
+
+/* Frames a second through @desc (its sink named "sink"), after the warm-up,
+ * to its end. */
+static gdouble
+run_to_end (const gchar * desc)
+{
+  GError *error = NULL;
+  GstElement *pipe = gst_parse_launch_full (desc, NULL,
+      GST_PARSE_FLAG_FATAL_ERRORS, &error);
+  GstElement *sink;
+  GstPad *pad;
+  GstBus *bus;
+  GstMessage *msg;
+  Passed p = { 0, 0 };
+  gint64 t1;
+  gboolean ok;
+
+  if (pipe == NULL) {
+    g_printerr ("%s: %s\n", desc, error->message);
+    g_error_free (error);
+    return 0;
+  }
+  sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
+  pad = gst_element_get_static_pad (sink, "sink");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_pass, &p, NULL);
+  bus = gst_element_get_bus (pipe);
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 120 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  t1 = g_get_monotonic_time ();
+  ok = msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS;
+  if (!ok)
+    g_printerr ("%s: %s\n", desc, msg ? "error" : "timed out");
+  if (msg)
+    gst_message_unref (msg);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pad);
+  gst_object_unref (sink);
+  gst_object_unref (pipe);
+  return ok && t1 > p.t0 ? (p.count - WARM_UP) * 1e6 / (t1 - p.t0) : 0;
+}
+
+/* Frames NVDEC decodes into CUDA memory, through both elements with no host
+ * copy, against the decoder alone: HIPF_BENCH_CLIP names a 1920x1080 H.264
+ * byte stream (CONTRIBUTING.md makes one). */
+static void
+bench_decoder (void)
+{
+  const gchar *clip = g_getenv ("HIPF_BENCH_CLIP");
+  GstElementFactory *dec = gst_element_factory_find ("nvh264dec");
+  gchar *alone, *chain;
+  gdouble fps_alone, fps_chain;
+
+  if (clip == NULL || dec == NULL) {
+    g_printerr ("no decoder rows: %s\n", clip ? "no nvh264dec" :
+        "HIPF_BENCH_CLIP not set");
+    gst_clear_object (&dec);
+    return;
+  }
+  gst_object_unref (dec);
+  alone = g_strdup_printf ("filesrc location=%s ! h264parse ! nvh264dec ! "
+      "fakesink name=sink sync=false", clip);
+  chain = g_strdup_printf ("filesrc location=%s ! h264parse ! nvh264dec ! "
+      "hipboxblur radius=6 ! hiphistogram ! fakesink name=sink sync=false",
+      clip);
+  fps_alone = run_to_end (alone);
+  fps_chain = run_to_end (chain);
+  add_row ("decode", GST_VIDEO_FORMAT_NV12, 1920, 1080,
+      "nvh264dec ! fakesink", us (fps_alone), 0, fps_alone);
+  add_row ("decode", GST_VIDEO_FORMAT_NV12, 1920, 1080,
+      "nvh264dec ! blur ! hist, vs alone", us (fps_chain), us (fps_alone),
+      fps_chain);
+  g_free (alone);
+  g_free (chain);
+}
+
 void
 bench_resident (const HipfDeviceLimits * limits)
 {
@@ -284,4 +376,6 @@ bench_resident (const HipfDeviceLimits * limits)
       "32 x, system memory between", us (alone), 0, alone);
   free_frames (pinned);
   gst_caps_unref (caps);
+
+  bench_decoder ();
 }

@@ -26,6 +26,10 @@
 
 #include "gsthipfilter.h"
 #include "gsthipallocator.h"
+#ifdef HAVE_GST_CUDA
+#include "gsthipcudainterop.h"
+#define CUDA(self) ((GstHipfCuda *) (self)->cuda)
+#endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_hipf_filter_debug);
 #define GST_CAT_DEFAULT gst_hipf_filter_debug
@@ -35,11 +39,20 @@ enum
   PROP_0,
   PROP_DEVICE_ID,
   PROP_FRAMES_IN_FLIGHT,
+  PROP_FRAMES_VIA_HOST,
 };
 
+#ifdef HAVE_GST_CUDA
+#define CUDA_CAPS \
+  GST_VIDEO_CAPS_MAKE_WITH_FEATURES (GST_HIPF_CUDA_FEATURE, \
+      GST_HIPF_CUDA_FORMATS) "; "
+#else
+#define CUDA_CAPS
+#endif
 #define CAPS \
   GST_VIDEO_CAPS_MAKE_WITH_FEATURES (GST_CAPS_FEATURE_MEMORY_HIPF_DEVICE, \
-      GST_HIP_VIDEO_FORMATS) "; " GST_VIDEO_CAPS_MAKE (GST_HIP_VIDEO_FORMATS)
+      GST_HIP_VIDEO_FORMATS) "; " CUDA_CAPS \
+  GST_VIDEO_CAPS_MAKE (GST_HIP_VIDEO_FORMATS)
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (CAPS));
@@ -87,6 +100,9 @@ gst_hipf_filter_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_FRAMES_IN_FLIGHT:
       g_value_set_uint (value, self->in_flight.frames_in_flight);
       break;
+    case PROP_FRAMES_VIA_HOST:
+      g_value_set_uint64 (value, self->frames_via_host);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -103,7 +119,8 @@ update_modes (GstHipfFilter * self)
   gboolean same, passthrough;
 
   GST_OBJECT_LOCK (self);
-  same = self->in_device == self->out_device;
+  same = self->in_device == self->out_device
+      && self->in_cuda == self->out_cuda;
   passthrough = self->passthrough && same;
   GST_OBJECT_UNLOCK (self);
   gst_base_transform_set_passthrough (trans, passthrough);
@@ -140,6 +157,7 @@ gst_hipf_filter_start (GstBaseTransform * trans)
 
   GST_OBJECT_LOCK (self);
   device_id = self->device_id;
+  self->frames_via_host = 0;
   GST_OBJECT_UNLOCK (self);
   if (!gst_hip_device_open (&self->device, GST_ELEMENT (self), device_id))
     return FALSE;
@@ -172,8 +190,9 @@ gst_hipf_filter_stop (GstBaseTransform * trans)
   return TRUE;
 }
 
-/* Each structure in device memory first, then in system memory: the
- * elements take and give either. */
+/* Each structure in the plugin's device memory first, then in CUDA memory
+ * (for the formats CUDA's allocator has), then in system memory: the
+ * elements take and give any. */
 static GstCaps *
 gst_hipf_filter_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
@@ -185,6 +204,12 @@ gst_hipf_filter_transform_caps (GstBaseTransform * trans,
   guint k, i;
 
   for (k = 0; k < G_N_ELEMENTS (features); k++) {
+#ifdef HAVE_GST_CUDA
+    for (i = 0; k == 1 && i < gst_caps_get_size (caps); i++) {
+      ret = gst_hipf_cuda_merge_caps (ret,
+          gst_structure_copy (gst_caps_get_structure (caps, i)));
+    }
+#endif
     for (i = 0; i < gst_caps_get_size (caps); i++) {
       ret = gst_caps_merge_structure_full (ret,
           gst_structure_copy (gst_caps_get_structure (caps, i)),
@@ -203,12 +228,52 @@ gst_hipf_filter_transform_caps (GstBaseTransform * trans,
 }
 
 static gboolean
-is_device_caps (GstCaps * caps)
+has_feature (GstCaps * caps, const gchar * feature)
 {
   GstCapsFeatures *features = gst_caps_get_features (caps, 0);
 
-  return features && gst_caps_features_contains (features,
-      GST_CAPS_FEATURE_MEMORY_HIPF_DEVICE);
+  return features && gst_caps_features_contains (features, feature);
+}
+
+static gboolean
+is_device_caps (GstCaps * caps)
+{
+  return has_feature (caps, GST_CAPS_FEATURE_MEMORY_HIPF_DEVICE);
+}
+
+static gboolean
+is_cuda_caps (GstCaps * caps)
+{
+  return has_feature (caps, "memory:CUDAMemory");
+}
+
+/* Of the caps both sides allow, device memory first, then CUDA memory:
+ * GstBaseTransform would keep the peer's order, and a peer that lists
+ * system memory first (cudadownload) would pull the frame to the host. */
+static GstCaps *
+gst_hipf_filter_fixate_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
+{
+  static const gchar *order[] = { GST_CAPS_FEATURE_MEMORY_HIPF_DEVICE,
+    "memory:CUDAMemory"
+  };
+  guint k, i;
+
+  for (k = 0; k < G_N_ELEMENTS (order); k++) {
+    for (i = 0; i < gst_caps_get_size (othercaps); i++) {
+      GstCapsFeatures *features = gst_caps_get_features (othercaps, i);
+
+      if (features && gst_caps_features_contains (features, order[k])) {
+        GstCaps *one = gst_caps_copy_nth (othercaps, i);
+
+        gst_caps_unref (othercaps);
+        othercaps = one;
+        break;
+      }
+    }
+  }
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->fixate_caps (trans,
+      direction, caps, othercaps);
 }
 
 static gboolean
@@ -243,14 +308,16 @@ gst_hipf_filter_set_info (GstVideoFilter * filter, GstCaps * incaps,
   GST_OBJECT_LOCK (self);
   self->in_device = is_device_caps (incaps);
   self->out_device = is_device_caps (outcaps);
+  self->in_cuda = is_cuda_caps (incaps);
+  self->out_cuda = is_cuda_caps (outcaps);
   GST_OBJECT_UNLOCK (self);
   update_modes (self);
   gst_hip_video_layout_init (&self->layout, in_info);
   gst_hip_in_flight_set_format (&self->in_flight, in_info);
   if (!gst_hip_device_bind (dev))
     return FALSE;
-  slices = !self->in_device && !self->out_device && klass->may_slice
-      && klass->may_slice (self);
+  slices = !self->in_device && !self->out_device && !self->in_cuda
+      && !self->out_cuda && klass->may_slice && klass->may_slice (self);
   for (i = 0; i < self->in_flight.n_slots; i++) {
     GstHipfFrame *fr = &self->frames[i];
     gsize size = self->layout.size;
@@ -335,6 +402,11 @@ gst_hipf_filter_propose_allocation (GstBaseTransform * trans,
     return TRUE;
   if (is_device_caps (caps)) {
     pool = need_pool ? device_pool_new (self, caps, min, 0) : NULL;
+#ifdef HAVE_GST_CUDA
+  } else if (is_cuda_caps (caps)) {
+    pool = need_pool ? gst_hipf_cuda_pool_new (CUDA (self), caps, min, 0) :
+        NULL;
+#endif
   } else {
     allocator = gst_hip_host_allocator_get ();
     pool = need_pool ? gst_hip_host_buffer_pool_new (caps, min, 0) : NULL;
@@ -377,6 +449,15 @@ gst_hipf_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
       pool = device_pool_new (self, caps, min, max);
     }
     size = self->layout.size;
+#ifdef HAVE_GST_CUDA
+  } else if (is_cuda_caps (caps)) {
+    /* Downstream's only where it is CUDA memory of the same context. */
+    if (!gst_hipf_cuda_is_pool (CUDA (self), pool)) {
+      gst_clear_object (&pool);
+      pool = gst_hipf_cuda_pool_new (CUDA (self), caps, min, max);
+    }
+    size = info.size;
+#endif
   } else {
     gst_clear_object (&pool);
     allocator = gst_hip_host_allocator_get ();
@@ -427,12 +508,12 @@ upload_frame (GstBaseTransform * trans, guint index, guint slice,
 
   if (!gst_hip_device_bind (&self->device))
     return FALSE;
-  if (fr->in_mem)
+  if (fr->in_mem && !fr->in_cuda)
     return slice > 0 || gst_hip_device_check (&self->device,
         gst_hipf_device_memory_wait ((GstHipfDeviceMemory *) fr->in_mem,
             stream), "hipStreamWaitEvent");
   return gst_hip_video_upload (&self->device, stream, &self->layout,
-      &fr->in_frame, fr->src, fr->up[slice], fr->up[slice + 1]);
+      &fr->in_frame, fr->in_cuda, fr->src, fr->up[slice], fr->up[slice + 1]);
 }
 
 static gboolean
@@ -460,10 +541,11 @@ download_frame (GstBaseTransform * trans, guint index, guint slice,
   const guint8 *from = fr->compute && !klass->reads_only ?
       fr->dst[slice % 2] : fr->src;
 
-  if (fr->out_host && !gst_hip_video_download (dev, stream, &self->layout,
-          from, &fr->out_frame, fr->rows[slice], fr->rows[slice + 1]))
+  if ((fr->out_host || fr->out_cuda) && !gst_hip_video_download (dev, stream,
+          &self->layout, from, &fr->out_frame, fr->out_cuda, fr->rows[slice],
+          fr->rows[slice + 1]))
     return FALSE;
-  if (fr->out_mem) {
+  if (fr->out_mem && !fr->out_cuda) {
     if (from != fr->out_map.data && !gst_hip_device_copy_2d (dev, stream,
             fr->out_map.data, self->layout.size, from, self->layout.size,
             self->layout.size, 1, hipMemcpyDeviceToDevice))
@@ -495,6 +577,7 @@ release_frame (GstBaseTransform * trans, guint index)
   gst_clear_buffer (&fr->inbuf);
   fr->in_mem = fr->out_mem = NULL;
   fr->in_host = fr->out_host = fr->borrowed = FALSE;
+  fr->in_cuda = fr->out_cuda = FALSE;
 }
 
 static void
@@ -538,6 +621,12 @@ map_frame (GstHipfFilter * self, GstHipfFrame * fr, GstBuffer * inbuf,
   if (self->in_device && gst_hipf_device_buffer_fits (inbuf, id, &self->layout)
       && map_device (inbuf, &fr->in_mem, &fr->in_map, GST_MAP_READ))
     fr->src = fr->in_map.data;
+#ifdef HAVE_GST_CUDA
+  else if (self->in_cuda && gst_hipf_cuda_map (CUDA (self), inbuf,
+          &filter->in_info, GST_MAP_READ, &fr->in_frame, &fr->in_mem,
+          &fr->in_map))
+    fr->in_cuda = TRUE;
+#endif
   else if (gst_hip_in_flight_map_input (&self->in_flight, &fr->in_frame,
           &filter->in_info, &self->layout, inbuf))
     fr->in_host = TRUE;
@@ -551,6 +640,12 @@ map_frame (GstHipfFilter * self, GstHipfFrame * fr, GstBuffer * inbuf,
     /* Uploaded straight into the output where no kernel writes it. */
     if (fr->in_host && (klass->reads_only || !fr->compute))
       fr->src = fr->out_map.data;
+#ifdef HAVE_GST_CUDA
+  } else if (!same && self->out_cuda && gst_hipf_cuda_map (CUDA (self),
+          outbuf, &filter->out_info, GST_MAP_WRITE, &fr->out_frame,
+          &fr->out_mem, &fr->out_map)) {
+    fr->out_cuda = TRUE;
+#endif
   } else if (!same) {
     if (!gst_video_frame_map (&fr->out_frame, &filter->out_info, outbuf,
             GST_MAP_WRITE)) {
@@ -561,6 +656,14 @@ map_frame (GstHipfFilter * self, GstHipfFrame * fr, GstBuffer * inbuf,
     fr->out_host = TRUE;
   }
 
+  /* Device memory the element could not use on its device went through
+   * its CPU mapping: correct, and what the property tells. */
+  if (((self->in_device || self->in_cuda) && fr->in_host)
+      || ((self->out_device || self->out_cuda) && fr->out_host)) {
+    GST_OBJECT_LOCK (self);
+    self->frames_via_host++;
+    GST_OBJECT_UNLOCK (self);
+  }
   if (!gst_hip_device_bind (dev))
     return FALSE;
   if (fr->src == NULL) {
@@ -668,6 +771,11 @@ gst_hipf_filter_query (GstBaseTransform * trans, GstPadDirection direction,
   GstHipInFlight *f = &GST_HIPF_FILTER (trans)->in_flight;
   gboolean ret;
 
+#ifdef HAVE_GST_CUDA
+  if (gst_hipf_cuda_query (CUDA (GST_HIPF_FILTER (trans)), GST_ELEMENT (trans),
+          query))
+    return TRUE;
+#endif
   gst_hip_in_flight_sink_query (f, direction, query);
   ret = GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
       query);
@@ -682,6 +790,51 @@ gst_hipf_filter_post_message (GstElement * element, GstMessage * msg)
   msg = gst_hip_in_flight_post_message (&GST_HIPF_FILTER (element)->in_flight,
       msg);
   return GST_ELEMENT_CLASS (parent_class)->post_message (element, msg);
+}
+
+#ifdef HAVE_GST_CUDA
+/* The CUDA context is there before the elements upstream, which go to
+ * READY later, ask for one. */
+static GstStateChangeReturn
+gst_hipf_filter_change_state (GstElement * element, GstStateChange transition)
+{
+  GstHipfFilter *self = GST_HIPF_FILTER (element);
+  GstStateChangeReturn ret;
+  gint device_id;
+
+  if (transition == GST_STATE_CHANGE_NULL_TO_READY) {
+    GST_OBJECT_LOCK (self);
+    device_id = self->device_id;
+    GST_OBJECT_UNLOCK (self);
+    gst_hipf_cuda_open (CUDA (self), element, device_id);
+  }
+  ret = GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
+  if (transition == GST_STATE_CHANGE_READY_TO_NULL)
+    gst_hipf_cuda_close (CUDA (self));
+  return ret;
+}
+
+static void
+gst_hipf_filter_set_context (GstElement * element, GstContext * context)
+{
+  GstHipfFilter *self = GST_HIPF_FILTER (element);
+  gint device_id;
+
+  GST_OBJECT_LOCK (self);
+  device_id = self->device_id;
+  GST_OBJECT_UNLOCK (self);
+  gst_hipf_cuda_set_context (CUDA (self), element, context, device_id);
+  GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
+}
+#endif
+
+static void
+gst_hipf_filter_finalize (GObject * object)
+{
+#ifdef HAVE_GST_CUDA
+  gst_hipf_cuda_free (CUDA (GST_HIPF_FILTER (object)));
+#endif
+  G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
 /* For callers that hand frames in directly, in system memory: one frame,
@@ -726,7 +879,12 @@ gst_hipf_filter_class_init (GstHipfFilterClass * klass)
 
   gobject_class->set_property = gst_hipf_filter_set_property;
   gobject_class->get_property = gst_hipf_filter_get_property;
+  gobject_class->finalize = gst_hipf_filter_finalize;
   element_class->post_message = gst_hipf_filter_post_message;
+#ifdef HAVE_GST_CUDA
+  element_class->change_state = gst_hipf_filter_change_state;
+  element_class->set_context = gst_hipf_filter_set_context;
+#endif
 
   /**
    * GstHipfFilter:device-id:
@@ -741,6 +899,21 @@ gst_hipf_filter_class_init (GstHipfFilterClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
   gst_hip_in_flight_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT);
+  /**
+   * GstHipfFilter:frames-via-host:
+   *
+   * Frames whose caps said device memory (the plugin's, or CUDA memory)
+   * but whose memory the element could not use on its device (another
+   * device's or CUDA context's, or laid out otherwise), so that it read or
+   * wrote them through their CPU mapping, since the element started: 0
+   * while frames stay on the GPU.
+   */
+  g_object_class_install_property (gobject_class, PROP_FRAMES_VIA_HOST,
+      g_param_spec_uint64 ("frames-via-host", "Frames via host",
+          "Frames in device memory that the element could not use on its "
+          "device and went through their CPU mapping, since it started "
+          "(0 while frames stay on the GPU)", 0, G_MAXUINT64, 0,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -749,6 +922,7 @@ gst_hipf_filter_class_init (GstHipfFilterClass * klass)
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_hipf_filter_stop);
   trans_class->transform_caps =
       GST_DEBUG_FUNCPTR (gst_hipf_filter_transform_caps);
+  trans_class->fixate_caps = GST_DEBUG_FUNCPTR (gst_hipf_filter_fixate_caps);
   trans_class->propose_allocation =
       GST_DEBUG_FUNCPTR (gst_hipf_filter_propose_allocation);
   trans_class->decide_allocation =
@@ -781,6 +955,9 @@ gst_hipf_filter_init (GstHipfFilter * self)
   };
 
   self->device_id = GST_HIP_DEVICE_ID_DEFAULT;
+#ifdef HAVE_GST_CUDA
+  self->cuda = gst_hipf_cuda_new ();
+#endif
   /* Downstream's caps would otherwise come first in caps queries, and a
    * system-memory sink at the end of a chain would pull every element
    * before it into system memory. */

@@ -25,16 +25,20 @@ typedef struct _GstHipfFilter GstHipfFilter;
 typedef struct _GstHipfFilterClass GstHipfFilterClass;
 
 /* One frame on its way through the device. Each side is either in system
- * memory, mapped for the host and copied across the link, or in device
- * memory of the element's device, read or written in place. */
+ * memory, mapped for the host and copied across the link; in device
+ * memory of the element's device, read or written in place; or in CUDA
+ * memory (memory:CUDAMemory), copied on the device. */
 typedef struct
 {
   GstBuffer *inbuf;             /* held until the device is done with it */
-  GstVideoFrame in_frame;       /* the input, where it crosses the link */
-  GstVideoFrame out_frame;      /* the output, where it crosses the link */
-  gboolean in_host, out_host;   /* which of the two are mapped */
+  /* The input and output where they are copied: mapped for the host, or
+   * for CUDA memory the planes' device addresses. */
+  GstVideoFrame in_frame;
+  GstVideoFrame out_frame;
+  gboolean in_host, out_host;   /* mapped for the host */
+  gboolean in_cuda, out_cuda;   /* CUDA memory, mapped in in_mem, out_mem */
   gboolean borrowed;            /* frames the caller mapped */
-  GstMemory *in_mem, *out_mem;  /* device memory used in place, mapped */
+  GstMemory *in_mem, *out_mem;  /* device memory, mapped */
   GstMapInfo in_map, out_map;
   GstHipMemory upload;          /* the input's device copy */
   GstHipMemory output[2];       /* device output of a frame that leaves in
@@ -62,14 +66,18 @@ struct _GstHipfFilter
   /* streaming state, for the element's callbacks */
   GstHipDevice device;
   GstHipVideoLayout layout;
-  gboolean in_device, out_device;       /* the caps' memory */
+  /* the caps' memory: the plugin's own device memory, CUDA memory */
+  gboolean in_device, out_device;
+  gboolean in_cuda, out_cuda;
   GstHipInFlight in_flight;     /* holds the frames-in-flight property */
   GstHipfFrame frames[GST_HIP_IN_FLIGHT_MAX];
 
   /*< private > */
+  gpointer cuda;                /* GstHipfCuda, where the plugin has it */
   gint device_id;               /* under the object lock */
   gboolean passthrough;         /* what the element asks for */
   guint slice_buffers;          /* under the object lock */
+  guint64 frames_via_host;      /* under the object lock */
 };
 
 struct _GstHipfFilterClass

@@ -88,11 +88,12 @@ gst_hip_video_plane_rows (const GstHipVideoLayout * layout, guint plane,
   *plane_end = GST_VIDEO_SUB_SCALE (s, end);
 }
 
-/* Rows @first to @end of the frame's planes, one way or the other. */
+/* Rows @first to @end of the frame's planes, into the device copy or out
+ * of it. */
 static gboolean
 copy_rows (GstHipDevice * dev, hipStream_t stream,
     const GstHipVideoLayout * layout, guint8 * device, GstVideoFrame * frame,
-    gint first, gint end, hipMemcpyKind kind)
+    gint first, gint end, gboolean in, hipMemcpyKind kind)
 {
   guint p;
 
@@ -108,7 +109,7 @@ copy_rows (GstHipDevice * dev, hipStream_t stream,
       continue;
     host += stride * a;
     dev_rows = device + plane->offset + plane->pitch * a;
-    if (!(kind == hipMemcpyHostToDevice ?
+    if (!(in ?
             gst_hip_device_copy_2d (dev, stream, dev_rows, plane->pitch, host,
                 stride, (gsize) plane->width * plane->channels, b - a, kind) :
             gst_hip_device_copy_2d (dev, stream, host, stride, dev_rows,
@@ -122,18 +123,20 @@ copy_rows (GstHipDevice * dev, hipStream_t stream,
 gboolean
 gst_hip_video_upload (GstHipDevice * dev, hipStream_t stream,
     const GstHipVideoLayout * layout, const GstVideoFrame * frame,
-    guint8 * device, gint first, gint end)
+    gboolean frame_on_device, guint8 * device, gint first, gint end)
 {
   return copy_rows (dev, stream, layout, device, (GstVideoFrame *) frame,
-      first, end, hipMemcpyHostToDevice);
+      first, end, TRUE, frame_on_device ? hipMemcpyDeviceToDevice :
+      hipMemcpyHostToDevice);
 }
 
 gboolean
 gst_hip_video_download (GstHipDevice * dev, hipStream_t stream,
     const GstHipVideoLayout * layout, const guint8 * device,
-    GstVideoFrame * frame, gint first, gint end)
+    GstVideoFrame * frame, gboolean frame_on_device, gint first, gint end)
 {
   return copy_rows (dev, stream, layout, (guint8 *) device, frame, first, end,
+      FALSE, frame_on_device ? hipMemcpyDeviceToDevice :
       hipMemcpyDeviceToHost);
 }
 

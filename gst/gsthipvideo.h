@@ -53,13 +53,15 @@ void gst_hip_video_plane_rows (const GstHipVideoLayout * layout,
     guint plane, gint first, gint end, gint * plane_first, gint * plane_end);
 
 /* Frame rows @first to @end (exclusive) of every plane, asynchronous on
- * @stream (NULL: the device's stream). */
+ * @stream (NULL: the device's stream), between @frame and the device copy.
+ * @frame_on_device: the frame's planes are device memory (CUDA memory,
+ * say), their addresses in the frame's data. */
 gboolean gst_hip_video_upload (GstHipDevice * dev, hipStream_t stream,
     const GstHipVideoLayout * layout, const GstVideoFrame * frame,
-    guint8 * device, gint first, gint end);
+    gboolean frame_on_device, guint8 * device, gint first, gint end);
 gboolean gst_hip_video_download (GstHipDevice * dev, hipStream_t stream,
     const GstHipVideoLayout * layout, const guint8 * device,
-    GstVideoFrame * frame, gint first, gint end);
+    GstVideoFrame * frame, gboolean frame_on_device, gint first, gint end);
 
 /* The histogram channels of the format, in the order the elements report
  * them, with the region of interest left unset. */

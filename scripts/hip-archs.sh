@@ -42,7 +42,9 @@ configure_build_dir() {
   fi
   if [ ! -f "$dir/build.ninja" ]; then
     echo "$me: configuring $dir: -Dhip-platform=$platform -Dhip-archs=${archs:-(all)}"
-    meson setup "$dir" "$hipf_root" -Dhip-platform="$platform" -Dhip-archs="$archs"
+    # build/deps: GStreamer's CUDA library headers (scripts/gst-cuda-dev.sh)
+    meson setup "$dir" "$hipf_root" -Dhip-platform="$platform" -Dhip-archs="$archs" \
+      -Dpkg_config_path="$hipf_root/build/deps/pkgconfig"
     return
   fi
   current=$(meson introspect --buildoptions "$dir" | python3 -c '

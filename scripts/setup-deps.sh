@@ -43,7 +43,9 @@ fi
 want_nvidia=0
 for p in "${platforms[@]}"; do
   case "$p" in
-    nvidia) want_nvidia=1 ;;
+    # GStreamer's CUDA library, for memory:CUDAMemory (its headers come
+    # from scripts/gst-cuda-dev.sh, not from the -dev package's 200 others)
+    nvidia) want_nvidia=1; packages+=(libgstreamer-plugins-bad1.0-0) ;;
     amd) packages+=(hipcc libamdhip64-dev) ;;
     *) echo "setup-deps: unknown HIP platform '$p' (use nvidia or amd)" >&2; exit 2 ;;
   esac
@@ -65,8 +67,16 @@ for pkg in "${packages[@]}"; do
   fi
 done
 
+# The headers of GStreamer's CUDA library, once the library is installed.
+cuda_headers() {
+  if [ "$want_nvidia" = 1 ] && ! bash "$(dirname "${BASH_SOURCE[0]}")/gst-cuda-dev.sh"; then
+    echo "setup-deps: building without memory:CUDAMemory" >&2
+  fi
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup-deps: all ${#packages[@]} Debian packages present"
+  cuda_headers
   exit 0
 fi
 
@@ -84,4 +94,5 @@ fi
 # Update first: a fresh image has no package lists, or stale ones.
 "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
 "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+cuda_headers
 echo "setup-deps: done"

@@ -44,10 +44,14 @@ check_path (GstHarness * h, GstBuffer * out, gboolean in_dev, gboolean out_dev,
     const gchar * ctx)
 {
   GstElement *e = under_test (h);
+  guint64 via_host;
 
   fail_unless (hipf_test_pad_in_device (e, "sink") == in_dev, "%s: sink", ctx);
   fail_unless (hipf_test_pad_in_device (e, "src") == out_dev, "%s: src", ctx);
   fail_unless (hipf_test_buffer_in_device (out) == out_dev, "%s: buffer", ctx);
+  /* Device memory used on the device, not through a CPU mapping. */
+  g_object_get (e, "frames-via-host", &via_host, NULL);
+  fail_unless_equals_uint64 (via_host, 0);
   gst_object_unref (e);
 }
 
@@ -367,7 +371,7 @@ GST_START_TEST (test_foreign_layout)
   GstHarness *up = hipf_test_path_harness ("hiphistogram name=e "
       "post-messages=false attach-meta=false", NULL, fmt, WIDTH, HEIGHT,
       FALSE, TRUE);
-  GstHarness *blur = gst_harness_new_parse ("hipboxblur radius=2 "
+  GstHarness *blur = gst_harness_new_parse ("hipboxblur name=e radius=2 "
       "border-mode=clamp");
   gchar *caps = g_strdup_printf ("format=GRAY8,width=%d,height=%d,"
       "framerate=30/1", WIDTH, HEIGHT);
@@ -398,6 +402,14 @@ GST_START_TEST (test_foreign_layout)
   out = gst_harness_push_and_pull (blur, foreign);
   fail_unless (out != NULL);
   check_pixels (out, fmt, &exp_frame, "foreign layout");
+  {
+    GstElement *e = under_test (blur);
+    guint64 via_host;
+
+    g_object_get (e, "frames-via-host", &via_host, NULL);
+    fail_unless_equals_uint64 (via_host, 1);
+    gst_object_unref (e);
+  }
   gst_video_frame_unmap (&exp_frame);
   gst_buffer_unref (exp);
   gst_buffer_unref (out);
