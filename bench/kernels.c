@@ -1,0 +1,297 @@
+/* gst-hip-filters
+ * Copyright (C) 2026 gst-hip-filters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Kernel rows: the kernels on frames already on the device, each against
+ * a device copy of the same frame timed in the same run.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "gsthipvideo.h"
+
+typedef struct
+{
+  GstVideoInfo info;
+  GstHipVideoLayout layout;
+  guint8 *src[ROTATION], *dst;
+  void *scratch;
+  guint32 *counts;
+  gint counts_half;             /* the half the next histogram adds into */
+  hipStream_t stream;
+} DevFrame;
+
+/* The copy every kernel row is set against: the frame's bytes, rounded up
+ * to whole 4 KB (COPY_GRANULE). The runtime copies a size with a tail past
+ * such a multiple more slowly (H100: 3840x2160 RGBA 26.4 us, 29.7 with 64
+ * bytes more; NV12's 12,441,600 bytes 13.7 us, 10.5 rounded up), which
+ * would flatter every ratio against it. */
+#define COPY_GRANULE 4096
+
+static gsize
+copy_bytes (const DevFrame * f)
+{
+  return GST_ROUND_UP_N (f->layout.size - GST_HIP_VIDEO_SLACK, COPY_GRANULE);
+}
+
+static void
+dev_frame_init (DevFrame * f, GstVideoFormat format, gint w, gint h,
+    const HipfDeviceLimits * limits, gboolean constant)
+{
+  guint8 *host;
+  guint p, i;
+  gsize scratch = 0, alloc;
+
+  memset (f, 0, sizeof (*f));
+  gst_video_info_set_format (&f->info, format, w, h);
+  gst_hip_video_layout_init (&f->layout, &f->info);
+  for (p = 0; p < f->layout.n_planes; p++) {
+    const GstHipPlane *pl = &f->layout.planes[p];
+    HipfBoxBlurPlane bp = { pl->width, pl->height, pl->channels, 0, 0,
+      HIPF_BORDER_ZERO
+    };
+    scratch = MAX (scratch, hipf_box_blur_scratch_size (limits, &bp));
+  }
+  /* Room for the copy's rounded-up bytes too. */
+  alloc = MAX (f->layout.size, copy_bytes (f));
+  host = g_malloc (f->layout.size);
+  CHECK (hipStreamCreateWithFlags (&f->stream, hipStreamNonBlocking));
+  for (i = 0; i < ROTATION; i++) {
+    CHECK (hipMalloc ((void **) &f->src[i], alloc));
+    if (constant)
+      memset (host, 97, f->layout.size);
+    else
+      fill_random (host, f->layout.size, 1234 + i);
+    CHECK (hipMemcpyAsync (f->src[i], host, f->layout.size,
+            hipMemcpyHostToDevice, f->stream));
+    CHECK (hipStreamSynchronize (f->stream));
+  }
+  CHECK (hipMalloc ((void **) &f->dst, alloc));
+  CHECK (hipMalloc (&f->scratch, scratch));
+  CHECK (hipMalloc ((void **) &f->counts,
+          hipf_histogram_buffer_size ()));
+  CHECK (hipMemsetAsync (f->counts, 0,
+          hipf_histogram_buffer_size (), f->stream));
+  g_free (host);
+}
+
+static void
+dev_frame_clear (DevFrame * f)
+{
+  guint i;
+
+  for (i = 0; i < ROTATION; i++)
+    hipFree (f->src[i]);
+  hipFree (f->dst);
+  hipFree (f->scratch);
+  hipFree (f->counts);
+  hipStreamDestroy (f->stream);
+}
+
+typedef struct
+{
+  const HipfDeviceLimits *limits;
+  gint radius_x, radius_y;
+  HipfBorderMode border;
+  HipfHistogramFrame hist;
+  HipfBoxBlurPlan *plans[GST_VIDEO_MAX_PLANES];  /* made by time_blur */
+} OpArgs;
+
+typedef void (*DevOp) (DevFrame * f, const guint8 * src, const OpArgs * a);
+
+/* Device copies enqueued ahead of the timed runs: the host then enqueues
+ * the runs while the device is still busy, so no run waits for the host
+ * and the events time the device work alone. */
+#define HEAD_START_COPIES 64
+
+static void op_copy (DevFrame * f, const guint8 * src, const OpArgs * a);
+
+static gdouble
+time_op (DevFrame * f, DevOp op, const OpArgs * a)
+{
+  gdouble *t = g_new (gdouble, bench_runs);
+  hipEvent_t *ev = g_new (hipEvent_t, 2 * bench_runs);
+  gdouble m;
+  gint i;
+
+  for (i = 0; i < 2 * bench_runs; i++)
+    CHECK (hipEventCreateWithFlags (&ev[i], hipEventDefault));
+  for (i = 0; i < 3; i++)
+    op (f, f->src[i % ROTATION], a);
+  for (i = 0; i < HEAD_START_COPIES; i++)
+    op_copy (f, f->src[i % ROTATION], a);
+  for (i = 0; i < bench_runs; i++) {
+    CHECK (hipEventRecord (ev[2 * i], f->stream));
+    op (f, f->src[i % ROTATION], a);
+    CHECK (hipEventRecord (ev[2 * i + 1], f->stream));
+  }
+  CHECK (hipStreamSynchronize (f->stream));
+  for (i = 0; i < bench_runs; i++) {
+    gfloat ms;
+
+    CHECK (hipEventElapsedTime (&ms, ev[2 * i], ev[2 * i + 1]));
+    t[i] = ms * 1000.0;
+  }
+  for (i = 0; i < 2 * bench_runs; i++)
+    CHECK (hipEventDestroy (ev[i]));
+  m = bench_median (t, bench_runs);
+  g_free (ev);
+  g_free (t);
+  return m;
+}
+
+static void
+op_copy (DevFrame * f, const guint8 * src, const OpArgs * a)
+{
+  CHECK (hipMemcpyAsync (f->dst, src, copy_bytes (f), hipMemcpyDeviceToDevice,
+          f->stream));
+}
+
+static void
+op_blur (DevFrame * f, const guint8 * src, const OpArgs * a)
+{
+  guint p;
+
+  for (p = 0; p < f->layout.n_planes; p++) {
+    const GstHipPlane *pl = &f->layout.planes[p];
+
+    CHECK (hipf_box_blur_run (a->plans[p], src + pl->offset, pl->pitch,
+            f->dst + pl->offset, pl->pitch, f->scratch, f->stream));
+  }
+}
+
+/* The frame's blur at @a's radii, planned once as the elements plan it,
+ * then timed. */
+static gdouble
+time_blur (DevFrame * f, OpArgs * a)
+{
+  gdouble t;
+  guint p;
+
+  for (p = 0; p < f->layout.n_planes; p++) {
+    const GstHipPlane *pl = &f->layout.planes[p];
+    HipfBoxBlurPlane bp = { pl->width, pl->height, pl->channels,
+      (a->radius_x + (1 << pl->w_sub) - 1) >> pl->w_sub,
+      (a->radius_y + (1 << pl->h_sub) - 1) >> pl->h_sub, a->border, p > 0
+    };
+
+    CHECK (hipf_box_blur_plan_new (a->limits, &bp, &a->plans[p]));
+  }
+  t = time_op (f, op_blur, a);
+  for (p = 0; p < f->layout.n_planes; p++) {
+    hipf_box_blur_plan_free (a->plans[p]);
+    a->plans[p] = NULL;
+  }
+  return t;
+}
+
+static void
+op_histogram (DevFrame * f, const guint8 * src, const OpArgs * a)
+{
+  CHECK (hipf_histogram (a->limits, &a->hist, src, f->counts, f->counts_half,
+          f->stream));
+  f->counts_half = !f->counts_half;
+}
+
+static const gchar *border_nicks[] = { "zero", "clamp", "mirror", "wrap",
+  "valid"
+};
+
+void
+bench_device (GstVideoFormat format, gint w, gint h, gboolean all_modes,
+    const HipfDeviceLimits * limits)
+{
+  static const gint radii[] = { 1, 6, 50, 200 };
+  DevFrame f;
+  OpArgs a = { limits };
+  const gchar *names[HIPF_HISTOGRAM_MAX_CHANNELS];
+  guint luma, r, m, p;
+  gdouble copy;
+  gint constant;
+
+  for (constant = 0; constant < 2; constant++) {
+    dev_frame_init (&f, format, w, h, limits, constant);
+    copy = time_op (&f, op_copy, &a);
+    if (!constant)
+      add_row ("copy", format, w, h, "device to device", copy, 0, 0);
+    gst_hip_video_histogram_init (&a.hist, names, &luma, &f.info, &f.layout);
+    for (p = 0; p < (guint) a.hist.n_planes; p++) {
+      a.hist.planes[p].roi_width = a.hist.planes[p].width;
+      a.hist.planes[p].roi_height = a.hist.planes[p].height;
+    }
+    add_row ("histogram", format, w, h, constant ? "constant frame" :
+        "random frame", time_op (&f, op_histogram, &a), copy, 0);
+    if (!constant) {
+      for (r = 0; r < G_N_ELEMENTS (radii); r++)
+        for (m = 0; m < G_N_ELEMENTS (border_nicks); m++) {
+          gchar *params;
+
+          if (!all_modes && m != HIPF_BORDER_MIRROR)
+            continue;
+          a.radius_x = a.radius_y = radii[r];
+          a.border = m;
+          params = g_strdup_printf ("radius %d %s", radii[r], border_nicks[m]);
+          add_row ("blur", format, w, h, params, time_blur (&f, &a), copy,
+              0);
+          g_free (params);
+        }
+    }
+    dev_frame_clear (&f);
+  }
+}
+
+gdouble
+bench_kernel_us (GstVideoFormat format, gint w, gint h, gint radius,
+    const HipfDeviceLimits * limits)
+{
+  DevFrame f;
+  OpArgs a = { limits, radius, radius, HIPF_BORDER_MIRROR };
+  const gchar *names[HIPF_HISTOGRAM_MAX_CHANNELS];
+  guint luma, p;
+  gdouble t;
+
+  dev_frame_init (&f, format, w, h, limits, FALSE);
+  if (radius >= 0) {
+    t = time_blur (&f, &a);
+  } else {
+    gst_hip_video_histogram_init (&a.hist, names, &luma, &f.info, &f.layout);
+    for (p = 0; p < (guint) a.hist.n_planes; p++) {
+      a.hist.planes[p].roi_width = a.hist.planes[p].width;
+      a.hist.planes[p].roi_height = a.hist.planes[p].height;
+    }
+    t = time_op (&f, op_histogram, &a);
+  }
+  dev_frame_clear (&f);
+  return t;
+}
+
+/* Blur rows with the horizontal and the vertical radius apart (mirror
+ * border), each next to the frame's copy: what each direction of a
+ * radius costs. */
+void
+bench_split_radii (GstVideoFormat format, gint w, gint h,
+    const HipfDeviceLimits * limits)
+{
+  static const gint split[][2] = { {6, 1}, {1, 6} };
+  DevFrame f;
+  OpArgs a = { limits };
+  gdouble copy;
+  guint i;
+
+  dev_frame_init (&f, format, w, h, limits, FALSE);
+  copy = time_op (&f, op_copy, &a);
+  a.border = HIPF_BORDER_MIRROR;
+  for (i = 0; i < G_N_ELEMENTS (split); i++) {
+    gchar *params = g_strdup_printf ("radius %d,%d mirror", split[i][0],
+        split[i][1]);
+
+    a.radius_x = split[i][0];
+    a.radius_y = split[i][1];
+    add_row ("blur", format, w, h, params, time_blur (&f, &a), copy, 0);
+    g_free (params);
+  }
+  dev_frame_clear (&f);
+}
