@@ -25,7 +25,7 @@
 #endif
 
 #include "gsthipfilter.h"
-#include "gsthipallocator.h"
+#include "gsthipmemorycaps.h"
 #ifdef HAVE_GST_CUDA
 #include "gsthipcudainterop.h"
 #define CUDA(self) ((GstHipfCuda *) (self)->cuda)
@@ -42,22 +42,10 @@ enum
   PROP_FRAMES_VIA_HOST,
 };
 
-#ifdef HAVE_GST_CUDA
-#define CUDA_CAPS \
-  GST_VIDEO_CAPS_MAKE_WITH_FEATURES (GST_HIPF_CUDA_FEATURE, \
-      GST_HIPF_CUDA_FORMATS) "; "
-#else
-#define CUDA_CAPS
-#endif
-#define CAPS \
-  GST_VIDEO_CAPS_MAKE_WITH_FEATURES (GST_CAPS_FEATURE_MEMORY_HIPF_DEVICE, \
-      GST_HIP_VIDEO_FORMATS) "; " CUDA_CAPS \
-  GST_VIDEO_CAPS_MAKE (GST_HIP_VIDEO_FORMATS)
-
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (CAPS));
+    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_HIPF_CAPS));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (CAPS));
+    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_HIPF_CAPS));
 
 #define gst_hipf_filter_parent_class parent_class
 G_DEFINE_ABSTRACT_TYPE (GstHipfFilter, gst_hipf_filter, GST_TYPE_VIDEO_FILTER);
@@ -190,90 +178,22 @@ gst_hipf_filter_stop (GstBaseTransform * trans)
   return TRUE;
 }
 
-/* Each structure in the plugin's device memory first, then in CUDA memory
- * (for the formats CUDA's allocator has), then in system memory: the
- * elements take and give any. */
 static GstCaps *
 gst_hipf_filter_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
 {
-  static const gchar *features[] = { GST_CAPS_FEATURE_MEMORY_HIPF_DEVICE,
-    GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY
-  };
-  GstCaps *ret = gst_caps_new_empty ();
-  guint k, i;
+  GstCaps *ret = gst_hipf_caps_transform (caps, filter);
 
-  for (k = 0; k < G_N_ELEMENTS (features); k++) {
-#ifdef HAVE_GST_CUDA
-    for (i = 0; k == 1 && i < gst_caps_get_size (caps); i++) {
-      ret = gst_hipf_cuda_merge_caps (ret,
-          gst_structure_copy (gst_caps_get_structure (caps, i)));
-    }
-#endif
-    for (i = 0; i < gst_caps_get_size (caps); i++) {
-      ret = gst_caps_merge_structure_full (ret,
-          gst_structure_copy (gst_caps_get_structure (caps, i)),
-          gst_caps_features_new (features[k], NULL));
-    }
-  }
-  if (filter) {
-    GstCaps *tmp = gst_caps_intersect_full (filter, ret,
-        GST_CAPS_INTERSECT_FIRST);
-
-    gst_caps_unref (ret);
-    ret = tmp;
-  }
   GST_LOG_OBJECT (trans, "%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, caps, ret);
   return ret;
 }
 
-static gboolean
-has_feature (GstCaps * caps, const gchar * feature)
-{
-  GstCapsFeatures *features = gst_caps_get_features (caps, 0);
-
-  return features && gst_caps_features_contains (features, feature);
-}
-
-static gboolean
-is_device_caps (GstCaps * caps)
-{
-  return has_feature (caps, GST_CAPS_FEATURE_MEMORY_HIPF_DEVICE);
-}
-
-static gboolean
-is_cuda_caps (GstCaps * caps)
-{
-  return has_feature (caps, "memory:CUDAMemory");
-}
-
-/* Of the caps both sides allow, device memory first, then CUDA memory:
- * GstBaseTransform would keep the peer's order, and a peer that lists
- * system memory first (cudadownload) would pull the frame to the host. */
 static GstCaps *
 gst_hipf_filter_fixate_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
 {
-  static const gchar *order[] = { GST_CAPS_FEATURE_MEMORY_HIPF_DEVICE,
-    "memory:CUDAMemory"
-  };
-  guint k, i;
-
-  for (k = 0; k < G_N_ELEMENTS (order); k++) {
-    for (i = 0; i < gst_caps_get_size (othercaps); i++) {
-      GstCapsFeatures *features = gst_caps_get_features (othercaps, i);
-
-      if (features && gst_caps_features_contains (features, order[k])) {
-        GstCaps *one = gst_caps_copy_nth (othercaps, i);
-
-        gst_caps_unref (othercaps);
-        othercaps = one;
-        break;
-      }
-    }
-  }
   return GST_BASE_TRANSFORM_CLASS (parent_class)->fixate_caps (trans,
-      direction, caps, othercaps);
+      direction, caps, gst_hipf_caps_prefer_device (othercaps));
 }
 
 static gboolean
@@ -306,10 +226,10 @@ gst_hipf_filter_set_info (GstVideoFilter * filter, GstCaps * incaps,
   guint i;
 
   GST_OBJECT_LOCK (self);
-  self->in_device = is_device_caps (incaps);
-  self->out_device = is_device_caps (outcaps);
-  self->in_cuda = is_cuda_caps (incaps);
-  self->out_cuda = is_cuda_caps (outcaps);
+  self->in_device = gst_hipf_caps_memory (incaps) == GST_HIPF_MEMORY_DEVICE;
+  self->out_device = gst_hipf_caps_memory (outcaps) == GST_HIPF_MEMORY_DEVICE;
+  self->in_cuda = gst_hipf_caps_memory (incaps) == GST_HIPF_MEMORY_CUDA;
+  self->out_cuda = gst_hipf_caps_memory (outcaps) == GST_HIPF_MEMORY_CUDA;
   GST_OBJECT_UNLOCK (self);
   update_modes (self);
   gst_hip_video_layout_init (&self->layout, in_info);
@@ -333,143 +253,31 @@ gst_hipf_filter_set_info (GstVideoFilter * filter, GstCaps * incaps,
   return klass->configure (self, in_info);
 }
 
-/* Makes @allocator (if any) the first allocator of @query, keeping the
- * alignment and padding asked for, and @pool (if any, taken) its first
- * pool. */
-static void
-put_first (GstQuery * query, GstAllocator * allocator, GstBufferPool * pool,
-    guint size, guint min, guint max)
-{
-  if (allocator) {
-    GstAllocationParams params;
-
-    gst_allocation_params_init (&params);
-    if (gst_query_get_n_allocation_params (query) > 0) {
-      GstAllocator *theirs = NULL;
-
-      gst_query_parse_nth_allocation_param (query, 0, &theirs, &params);
-      gst_clear_object (&theirs);
-      gst_query_set_nth_allocation_param (query, 0, allocator, &params);
-    } else {
-      gst_query_add_allocation_param (query, allocator, &params);
-    }
-  }
-  if (pool == NULL)
-    return;
-  if (gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
-  else
-    gst_query_add_allocation_pool (query, pool, size, min, max);
-  gst_object_unref (pool);
-}
-
-/* A pool of frames in the element's device memory for @caps. */
-static GstBufferPool *
-device_pool_new (GstHipfFilter * self, GstCaps * caps, guint min, guint max)
-{
-  GstBufferPool *pool = gst_hipf_device_buffer_pool_new
-      (self->device.device_id);
-  GstStructure *config = gst_buffer_pool_get_config (pool);
-
-  gst_buffer_pool_config_set_params (config, caps, 0, min, max);
-  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
-  if (!gst_buffer_pool_set_config (pool, config))
-    gst_clear_object (&pool);
-  return pool;
-}
-
-/* Upstream fills the element's device memory or pinned host memory, and
- * the frames that wait in flight need as many buffers more. */
 static gboolean
 gst_hipf_filter_propose_allocation (GstBaseTransform * trans,
     GstQuery * decide_query, GstQuery * query)
 {
   GstHipfFilter *self = GST_HIPF_FILTER (trans);
-  guint min = self->in_flight.n_slots + 1;
-  GstBufferPool *pool = NULL;
-  GstAllocator *allocator = NULL;
-  GstCaps *caps;
-  gboolean need_pool;
-  GstVideoInfo info;
 
   if (!GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
           decide_query, query))
     return FALSE;
   if (decide_query == NULL)     /* passthrough: downstream answers */
     return TRUE;
-  gst_query_parse_allocation (query, &caps, &need_pool);
-  if (!caps || !gst_video_info_from_caps (&info, caps))
-    return TRUE;
-  if (is_device_caps (caps)) {
-    pool = need_pool ? device_pool_new (self, caps, min, 0) : NULL;
-#ifdef HAVE_GST_CUDA
-  } else if (is_cuda_caps (caps)) {
-    pool = need_pool ? gst_hipf_cuda_pool_new (CUDA (self), caps, min, 0) :
-        NULL;
-#endif
-  } else {
-    allocator = gst_hip_host_allocator_get ();
-    pool = need_pool ? gst_hip_host_buffer_pool_new (caps, min, 0) : NULL;
-  }
-  put_first (query, allocator, pool, info.size, min, 0);
-  gst_clear_object (&allocator);
-  if (!gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL))
-    gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  gst_hipf_allocation_propose (query, self->device.device_id, self->cuda,
+      self->in_flight.n_slots + 1);
   return TRUE;
 }
 
-/* Output buffers come from the element's device memory, or from pinned
- * memory, whatever pool downstream offers. */
 static gboolean
 gst_hipf_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
 {
   GstHipfFilter *self = GST_HIPF_FILTER (trans);
-  GstBufferPool *pool = NULL;
-  GstAllocator *allocator = NULL;
-  GstCaps *caps;
-  GstVideoInfo info;
-  guint size = 0, min = 0, max = 0;
 
-  if (gst_base_transform_is_in_place (trans))
-    return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
-        query);
-  gst_query_parse_allocation (query, &caps, NULL);
-  if (!caps || !gst_video_info_from_caps (&info, caps))
+  if (!gst_base_transform_is_in_place (trans)
+      && !gst_hipf_allocation_decide (query, self->device.device_id,
+          self->cuda, self->layout.size, self->in_flight.n_slots + 1))
     return FALSE;
-  if (gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
-  /* Frames in flight hold their output buffers. */
-  min = MAX (min, self->in_flight.n_slots + 1);
-  if (max && max < min)
-    max = min;
-  if (is_device_caps (caps)) {
-    /* One of downstream's own only where it is ours, of this device. */
-    if (!gst_is_hipf_device_buffer_pool (pool, self->device.device_id)) {
-      gst_clear_object (&pool);
-      pool = device_pool_new (self, caps, min, max);
-    }
-    size = self->layout.size;
-#ifdef HAVE_GST_CUDA
-  } else if (is_cuda_caps (caps)) {
-    /* Downstream's only where it is CUDA memory of the same context. */
-    if (!gst_hipf_cuda_is_pool (CUDA (self), pool)) {
-      gst_clear_object (&pool);
-      pool = gst_hipf_cuda_pool_new (CUDA (self), caps, min, max);
-    }
-    size = info.size;
-#endif
-  } else {
-    gst_clear_object (&pool);
-    allocator = gst_hip_host_allocator_get ();
-    pool = gst_hip_host_buffer_pool_new (caps, min, max);
-    size = info.size;
-  }
-  if (!pool) {
-    gst_clear_object (&allocator);
-    return FALSE;
-  }
-  put_first (query, allocator, pool, size, min, max);
-  gst_clear_object (&allocator);
   return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
       query);
 }
