@@ -36,6 +36,9 @@ struct _GstHipfCuda
 {
   GstCudaContext *context;      /* wraps the primary context of the device */
   gint device_id;
+  /* The application or a neighbour set a CUDA context on the element:
+   * the bin keeps theirs rather than the element's. */
+  gboolean offered;
 };
 
 GstHipfCuda *
@@ -73,6 +76,7 @@ primary_context (gint device_id)
   /* hipFree (NULL) makes the runtime create and bind the context. */
   if (hipSetDevice (device_id) != hipSuccess || hipFree (NULL) != hipSuccess) {
     (void) hipGetLastError ();
+    hipSetDevice (prev);
     return NULL;
   }
   if (gst_cuda_context_pop (&handle))
@@ -115,8 +119,9 @@ gst_hipf_cuda_open (GstHipfCuda * cuda, GstElement * element, gint device_id)
   GST_INFO_OBJECT (element, "CUDA context %p: the primary context of "
       "device %d", handle, device_id);
   /* Neighbours that go to READY later ask the bin, which keeps it. */
-  gst_element_post_message (element, gst_message_new_have_context
-      (GST_OBJECT (element), gst_context_new_cuda_context (cuda->context)));
+  if (!cuda->offered)
+    gst_element_post_message (element, gst_message_new_have_context
+        (GST_OBJECT (element), gst_context_new_cuda_context (cuda->context)));
   return TRUE;
 }
 
@@ -135,10 +140,17 @@ gst_hipf_cuda_set_context (GstHipfCuda * cuda, GstElement * element,
   if (!gst_cuda_handle_set_context (element, context, device_id, &theirs)
       || theirs == NULL)
     return;
+  cuda->offered = TRUE;
   if (cuda->context == NULL || !is_primary (cuda, theirs))
     GST_INFO_OBJECT (element, "CUDA context %" GST_PTR_FORMAT " is not the "
         "element's own: its memory goes through system memory", theirs);
   gst_object_unref (theirs);
+}
+
+gboolean
+gst_hipf_cuda_ready (GstHipfCuda * cuda)
+{
+  return cuda->context != NULL;
 }
 
 gboolean

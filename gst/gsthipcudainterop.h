@@ -27,6 +27,8 @@ void gst_hipf_cuda_free (GstHipfCuda * cuda);
 gboolean gst_hipf_cuda_open (GstHipfCuda * cuda, GstElement * element,
     gint device_id);
 void gst_hipf_cuda_close (GstHipfCuda * cuda);
+/* Whether there is a context to give frames in CUDA memory to. */
+gboolean gst_hipf_cuda_ready (GstHipfCuda * cuda);
 void gst_hipf_cuda_set_context (GstHipfCuda * cuda, GstElement * element,
     GstContext * context, gint device_id);
 /* TRUE where @query was a context query it answered. */

@@ -106,6 +106,9 @@ update_modes (GstHipfFilter * self)
   GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
   gboolean same, passthrough;
 
+  /* Held from reading the modes to setting them: a property set from
+   * another thread must not apply what new caps have just undone. */
+  g_mutex_lock (&self->modes_lock);
   GST_OBJECT_LOCK (self);
   same = self->in_device == self->out_device
       && self->in_cuda == self->out_cuda;
@@ -114,6 +117,7 @@ update_modes (GstHipfFilter * self)
   gst_base_transform_set_passthrough (trans, passthrough);
   if (KLASS (self)->reads_only)
     gst_base_transform_set_in_place (trans, same);
+  g_mutex_unlock (&self->modes_lock);
 }
 
 void
@@ -149,6 +153,10 @@ gst_hipf_filter_start (GstBaseTransform * trans)
   GST_OBJECT_UNLOCK (self);
   if (!gst_hip_device_open (&self->device, GST_ELEMENT (self), device_id))
     return FALSE;
+#ifdef HAVE_GST_CUDA
+  /* device-id may have changed since READY. */
+  gst_hipf_cuda_open (CUDA (self), GST_ELEMENT (self), self->device.device_id);
+#endif
   ok = gst_hip_in_flight_start (&self->in_flight, &self->device);
   if (!ok)
     gst_hip_device_close (&self->device);
@@ -182,18 +190,35 @@ static GstCaps *
 gst_hipf_filter_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
 {
-  GstCaps *ret = gst_hipf_caps_transform (caps, filter);
+  GstHipfFilter *self = GST_HIPF_FILTER (trans);
+  GstCaps *ret;
+
+#ifdef HAVE_GST_CUDA
+  ret = gst_hipf_caps_transform (caps, gst_hipf_cuda_ready (CUDA (self)),
+      filter);
+#else
+  ret = gst_hipf_caps_transform (caps, FALSE, filter);
+#endif
 
   GST_LOG_OBJECT (trans, "%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, caps, ret);
   return ret;
 }
 
+/* A peer that takes any caps (filesink, fakesink, appsink without caps)
+ * gets system memory: it may well read the bytes without the video meta
+ * that describes the device frame's padded layout. */
 static GstCaps *
 gst_hipf_filter_fixate_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
 {
+  GstPad *other = direction == GST_PAD_SINK ? trans->srcpad : trans->sinkpad;
+  GstCaps *peer = gst_pad_peer_query_caps (other, NULL);
+  gboolean any = peer == NULL || gst_caps_is_any (peer);
+
+  gst_clear_caps (&peer);
   return GST_BASE_TRANSFORM_CLASS (parent_class)->fixate_caps (trans,
-      direction, caps, gst_hipf_caps_prefer_device (othercaps));
+      direction, caps, gst_hipf_caps_prefer_memory (othercaps, any ?
+          GST_HIPF_MEMORY_SYSTEM : GST_HIPF_MEMORY_DEVICE));
 }
 
 static gboolean
@@ -642,6 +667,7 @@ gst_hipf_filter_finalize (GObject * object)
 #ifdef HAVE_GST_CUDA
   gst_hipf_cuda_free (CUDA (GST_HIPF_FILTER (object)));
 #endif
+  g_mutex_clear (&GST_HIPF_FILTER (object)->modes_lock);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -763,6 +789,7 @@ gst_hipf_filter_init (GstHipfFilter * self)
   };
 
   self->device_id = GST_HIP_DEVICE_ID_DEFAULT;
+  g_mutex_init (&self->modes_lock);
 #ifdef HAVE_GST_CUDA
   self->cuda = gst_hipf_cuda_new ();
 #endif

@@ -76,6 +76,7 @@ struct _GstHipfFilter
   gpointer cuda;                /* GstHipfCuda, where the plugin has it */
   gint device_id;               /* under the object lock */
   gboolean passthrough;         /* what the element asks for */
+  GMutex modes_lock;            /* applying passthrough and in-place */
   guint slice_buffers;          /* under the object lock */
   guint64 frames_via_host;      /* under the object lock */
 };

@@ -43,7 +43,8 @@ merge_all (GstCaps * ret, GstCaps * caps, const gchar * feature)
 }
 
 GstCaps *
-gst_hipf_caps_transform (GstCaps * caps, GstCaps * filter)
+gst_hipf_caps_transform (GstCaps * caps, gboolean with_cuda,
+    GstCaps * filter)
 {
   GstCaps *ret = gst_caps_new_empty ();
 
@@ -53,7 +54,7 @@ gst_hipf_caps_transform (GstCaps * caps, GstCaps * filter)
     guint i;
 
     /* Only the formats CUDA's allocator lays out. */
-    for (i = 0; i < gst_caps_get_size (caps); i++) {
+    for (i = 0; with_cuda && i < gst_caps_get_size (caps); i++) {
       ret = gst_hipf_cuda_merge_caps (ret,
           gst_structure_copy (gst_caps_get_structure (caps, i)));
     }
@@ -70,21 +71,35 @@ gst_hipf_caps_transform (GstCaps * caps, GstCaps * filter)
   return ret;
 }
 
+static gboolean
+structure_in (GstCaps * caps, guint i, GstHipfMemory memory)
+{
+  GstCapsFeatures *features = gst_caps_get_features (caps, i);
+
+  switch (memory) {
+    case GST_HIPF_MEMORY_DEVICE:
+      return features && gst_caps_features_contains (features,
+          GST_CAPS_FEATURE_MEMORY_HIPF_DEVICE);
+    case GST_HIPF_MEMORY_CUDA:
+      return features && gst_caps_features_contains (features, CUDA_FEATURE);
+    case GST_HIPF_MEMORY_SYSTEM:
+      return features == NULL || gst_caps_features_is_equal (features,
+          GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY);
+  }
+  return FALSE;
+}
+
 /* GstBaseTransform keeps the peer's order, and a peer that lists system
  * memory first (cudadownload) would pull the frame to the host. */
 GstCaps *
-gst_hipf_caps_prefer_device (GstCaps * caps)
+gst_hipf_caps_prefer_memory (GstCaps * caps, GstHipfMemory first)
 {
-  static const gchar *order[] = { GST_CAPS_FEATURE_MEMORY_HIPF_DEVICE,
-    CUDA_FEATURE
-  };
-  guint k, i;
+  GstHipfMemory m;
+  guint i;
 
-  for (k = 0; k < G_N_ELEMENTS (order); k++) {
+  for (m = first; m <= GST_HIPF_MEMORY_SYSTEM; m++) {
     for (i = 0; i < gst_caps_get_size (caps); i++) {
-      GstCapsFeatures *features = gst_caps_get_features (caps, i);
-
-      if (features && gst_caps_features_contains (features, order[k])) {
+      if (structure_in (caps, i, m)) {
         GstCaps *one = gst_caps_copy_nth (caps, i);
 
         gst_caps_unref (caps);

@@ -36,11 +36,14 @@ typedef enum
 
 GstHipfMemory gst_hipf_caps_memory (GstCaps * caps);
 
-/* Each structure of @caps in every memory, in the order above, filtered
- * by @filter (if any): what the elements make of what they take. */
-GstCaps *gst_hipf_caps_transform (GstCaps * caps, GstCaps * filter);
-/* Of @caps (taken), the first structure in the most preferred memory. */
-GstCaps *gst_hipf_caps_prefer_device (GstCaps * caps);
+/* Each structure of @caps in every memory (CUDA memory @with_cuda), in
+ * the order above, filtered by @filter (if any): what the elements make of
+ * what they take. */
+GstCaps *gst_hipf_caps_transform (GstCaps * caps, gboolean with_cuda,
+    GstCaps * filter);
+/* Of @caps (taken), the first structure in @first, or in the memory after
+ * it in the order above, or @caps where none. */
+GstCaps *gst_hipf_caps_prefer_memory (GstCaps * caps, GstHipfMemory first);
 
 /* Offers upstream, first in @query, a pool (where it asks for one) of
  * the memory its caps name: the plugin's device memory of @device_id,

@@ -423,6 +423,47 @@ GST_START_TEST (test_foreign_layout)
 
 GST_END_TEST;
 
+/* The memory @tail (after hipboxblur, named e) leads the element's output
+ * into, once two frames have gone through. */
+static gboolean
+out_in_device (const gchar * tail)
+{
+  gchar *desc = g_strdup_printf ("videotestsrc num-buffers=2 ! "
+      "video/x-raw,format=NV12,width=64,height=48 ! hipboxblur name=e "
+      "radius=2 ! %s", tail);
+  GstElement *pipe = gst_parse_launch (desc, NULL);
+  GstElement *e = gst_bin_get_by_name (GST_BIN (pipe), "e");
+  GstBus *bus = gst_element_get_bus (pipe);
+  GstMessage *msg;
+  gboolean ret;
+
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS, "%s", desc);
+  ret = hipf_test_pad_in_device (e, "src");
+  gst_message_unref (msg);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (e);
+  gst_object_unref (pipe);
+  g_free (desc);
+  return ret;
+}
+
+/* A sink that takes any caps might read a frame's bytes without its video
+ * meta: it gets system memory unless the pipeline asks for device memory. */
+GST_START_TEST (test_any_caps_sink)
+{
+  fail_if (out_in_device ("fakesink"));
+  fail_if (out_in_device ("queue ! fakesink"));
+  fail_unless (out_in_device ("video/x-raw(" HIPF_TEST_DEVICE_FEATURE ") ! "
+          "fakesink"));
+  fail_unless (out_in_device ("hiphistogram ! fakesink"));
+}
+
+GST_END_TEST;
+
 static Suite *
 memory_gpu_suite (void)
 {
@@ -436,6 +477,7 @@ memory_gpu_suite (void)
   tcase_add_test (tc, test_tee_with_cpu_branch);
   tcase_add_test (tc, test_cpu_write);
   tcase_add_test (tc, test_foreign_layout);
+  tcase_add_test (tc, test_any_caps_sink);
   return s;
 }
 
