@@ -190,15 +190,13 @@ static GstCaps *
 gst_hipf_filter_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
 {
-  GstHipfFilter *self = GST_HIPF_FILTER (trans);
+  gboolean with_cuda = FALSE;
   GstCaps *ret;
 
 #ifdef HAVE_GST_CUDA
-  ret = gst_hipf_caps_transform (caps, gst_hipf_cuda_ready (CUDA (self)),
-      filter);
-#else
-  ret = gst_hipf_caps_transform (caps, FALSE, filter);
+  with_cuda = gst_hipf_cuda_ready (CUDA (GST_HIPF_FILTER (trans)));
 #endif
+  ret = gst_hipf_caps_transform (caps, with_cuda, filter);
 
   GST_LOG_OBJECT (trans, "%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, caps, ret);
   return ret;
