@@ -7,7 +7,8 @@
  * the time the same frame's copies over the PCIe link take, and the CPU
  * reference on the same frames. Prints one table and writes it as CSV.
  *
- *   hipf-bench [--quick] [--kernels-only | --elements-only] [--csv FILE] [--runs N]
+ *   hipf-bench [--quick] [--kernels-only | --elements-only | --resident-only]
+ *       [--split-radii] [--csv FILE] [--runs N]
  *
  * --quick runs the CPU rows only, on small frames, so CI keeps it working
  * without a GPU. The latency rows feed frames at a live source's pace and
