@@ -351,6 +351,11 @@ gst_hipf_device_buffer_fits (GstBuffer * buf, gint device_id,
       || mem->size < layout->size)
     return FALSE;
   meta = gst_buffer_get_video_meta (buf);
+  /* A packed frame is its packed rows, where the layout stages them. */
+  if (layout->packed)
+    return meta && meta->n_planes == 1
+        && meta->offset[0] == layout->packed_offset
+        && (gsize) meta->stride[0] == layout->packed_pitch;
   if (meta == NULL)
     return TRUE;
   if (meta->n_planes != layout->n_planes)
@@ -429,9 +434,14 @@ pool_alloc_buffer (GstBufferPool * pool, GstBuffer ** buffer,
     offsets[p] = layout->planes[p].offset;
     strides[p] = (gint) layout->planes[p].pitch;
   }
+  if (layout->packed) {
+    offsets[0] = layout->packed_offset;
+    strides[0] = (gint) layout->packed_pitch;
+  }
   gst_buffer_add_video_meta_full (*buffer, GST_VIDEO_FRAME_FLAG_NONE,
       GST_VIDEO_INFO_FORMAT (&self->info), GST_VIDEO_INFO_WIDTH (&self->info),
-      GST_VIDEO_INFO_HEIGHT (&self->info), layout->n_planes, offsets, strides);
+      GST_VIDEO_INFO_HEIGHT (&self->info),
+      GST_VIDEO_INFO_N_PLANES (&self->info), offsets, strides);
   return GST_FLOW_OK;
 }
 

@@ -55,7 +55,8 @@ hipError_t gst_hipf_device_memory_wait (GstHipfDeviceMemory * mem,
 
 /* Whether @buf holds one frame of @layout in device memory of @device_id
  * that kernels can read in place: its one memory is ours, large enough,
- * and any video meta agrees with the layout. */
+ * and any video meta agrees with the layout (a packed 4:2:2 frame: its
+ * packed rows where the layout stages them, which the kernels unpack). */
 gboolean gst_hipf_device_buffer_fits (GstBuffer * buf, gint device_id,
     const GstHipVideoLayout * layout);
 

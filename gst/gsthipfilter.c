@@ -24,6 +24,8 @@
 #include "config.h"
 #endif
 
+#include <string.h>
+
 #include "gsthipfilter.h"
 #include "gsthipmemorycaps.h"
 #ifdef HAVE_GST_CUDA
@@ -245,7 +247,7 @@ gst_hipf_filter_set_info (GstVideoFilter * filter, GstCaps * incaps,
   GstHipfFilter *self = GST_HIPF_FILTER (filter);
   GstHipfFilterClass *klass = KLASS (self);
   GstHipDevice *dev = &self->device;
-  gboolean slices;
+  gboolean slices, in_place_in, in_place_out;
   guint i;
 
   GST_OBJECT_LOCK (self);
@@ -261,13 +263,17 @@ gst_hipf_filter_set_info (GstVideoFilter * filter, GstCaps * incaps,
     return FALSE;
   slices = !self->in_device && !self->out_device && !self->in_cuda
       && !self->out_cuda && klass->may_slice && klass->may_slice (self);
+  /* The plugin's device memory is used in place, but for packed frames,
+   * which are unpacked into planes and packed from them. */
+  in_place_in = self->in_device && !self->layout.packed;
+  in_place_out = self->out_device && !self->layout.packed;
   for (i = 0; i < self->in_flight.n_slots; i++) {
     GstHipfFrame *fr = &self->frames[i];
     gsize size = self->layout.size;
 
-    if ((!self->in_device && !(klass->reads_only && self->out_device)
+    if ((!in_place_in && !(klass->reads_only && in_place_out)
             && !gst_hip_device_alloc (dev, &fr->upload, size, "input frame"))
-        || (!klass->reads_only && !self->out_device
+        || (!klass->reads_only && !in_place_out
             && !gst_hip_device_alloc (dev, &fr->output[0], size,
                 "output frame"))
         || (slices && !alloc_alternate (self, fr)))
@@ -339,12 +345,16 @@ upload_frame (GstBaseTransform * trans, guint index, guint slice,
 
   if (!gst_hip_device_bind (&self->device))
     return FALSE;
-  if (fr->in_mem && !fr->in_cuda)
-    return slice > 0 || gst_hip_device_check (&self->device,
-        gst_hipf_device_memory_wait ((GstHipfDeviceMemory *) fr->in_mem,
-            stream), "hipStreamWaitEvent");
+  /* The plugin's device memory: once its writer is done. */
+  if (fr->in_mem && !fr->in_cuda && slice == 0
+      && !gst_hip_device_check (&self->device,
+          gst_hipf_device_memory_wait ((GstHipfDeviceMemory *) fr->in_mem,
+              stream), "hipStreamWaitEvent"))
+    return FALSE;
+  if (fr->in_mem && !fr->in_copy)
+    return TRUE;
   return gst_hip_video_upload (&self->device, stream, &self->layout,
-      &fr->in_frame, fr->in_cuda, fr->src, fr->up[slice], fr->up[slice + 1]);
+      &fr->in_frame, fr->in_copy, fr->src, fr->up[slice], fr->up[slice + 1]);
 }
 
 static gboolean
@@ -372,12 +382,13 @@ download_frame (GstBaseTransform * trans, guint index, guint slice,
   const guint8 *from = fr->compute && !klass->reads_only ?
       fr->dst[slice % 2] : fr->src;
 
-  if ((fr->out_host || fr->out_cuda) && !gst_hip_video_download (dev, stream,
-          &self->layout, from, &fr->out_frame, fr->out_cuda, fr->rows[slice],
+  if ((fr->out_host || fr->out_copy) && !gst_hip_video_download (dev, stream,
+          &self->layout, from, &fr->out_frame, fr->out_copy, fr->rows[slice],
           fr->rows[slice + 1]))
     return FALSE;
   if (fr->out_mem && !fr->out_cuda) {
-    if (from != fr->out_map.data && !gst_hip_device_copy_2d (dev, stream,
+    if (!fr->out_copy && from != fr->out_map.data
+        && !gst_hip_device_copy_2d (dev, stream,
             fr->out_map.data, self->layout.size, from, self->layout.size,
             self->layout.size, 1, hipMemcpyDeviceToDevice))
       return FALSE;
@@ -409,6 +420,7 @@ release_frame (GstBaseTransform * trans, guint index)
   fr->in_mem = fr->out_mem = NULL;
   fr->in_host = fr->out_host = fr->borrowed = FALSE;
   fr->in_cuda = fr->out_cuda = FALSE;
+  fr->in_copy = fr->out_copy = FALSE;
 }
 
 static void
@@ -418,6 +430,25 @@ finish_frame (GstBaseTransform * trans, guint index, GstBuffer * outbuf)
 
   if (FRAME (trans, index)->compute && KLASS (self)->finish)
     KLASS (self)->finish (self, index, outbuf);
+}
+
+/* @frame: the planes of @buf, whose memory is mapped for the device at
+ * @data, as its video meta places them. */
+static void
+device_frame (GstVideoFrame * frame, const GstVideoInfo * info,
+    GstBuffer * buf, guint8 * data)
+{
+  GstVideoMeta *meta = gst_buffer_get_video_meta (buf);
+  guint p;
+
+  memset (frame, 0, sizeof (*frame));
+  frame->info = *info;
+  for (p = 0; p < meta->n_planes; p++) {
+    GST_VIDEO_INFO_PLANE_OFFSET (&frame->info, p) = meta->offset[p];
+    GST_VIDEO_INFO_PLANE_STRIDE (&frame->info, p) = meta->stride[p];
+    frame->data[p] = data + meta->offset[p];
+  }
+  frame->buffer = buf;
 }
 
 /* Maps the frame's one device memory for the device, or returns FALSE. */
@@ -450,13 +481,20 @@ map_frame (GstHipfFilter * self, GstHipfFrame * fr, GstBuffer * inbuf,
   fr->inbuf = inbuf;
   fr->src = fr->dst[0] = fr->dst[1] = NULL;
   if (self->in_device && gst_hipf_device_buffer_fits (inbuf, id, &self->layout)
-      && map_device (inbuf, &fr->in_mem, &fr->in_map, GST_MAP_READ))
-    fr->src = fr->in_map.data;
+      && map_device (inbuf, &fr->in_mem, &fr->in_map, GST_MAP_READ)) {
+    /* Packed frames are unpacked into the planes the kernels read. */
+    if (self->layout.packed) {
+      device_frame (&fr->in_frame, &filter->in_info, inbuf, fr->in_map.data);
+      fr->in_copy = TRUE;
+    } else {
+      fr->src = fr->in_map.data;
+    }
+  }
 #ifdef HAVE_GST_CUDA
   else if (self->in_cuda && gst_hipf_cuda_map (CUDA (self), inbuf,
           &filter->in_info, GST_MAP_READ, &fr->in_frame, &fr->in_mem,
           &fr->in_map))
-    fr->in_cuda = TRUE;
+    fr->in_cuda = fr->in_copy = TRUE;
 #endif
   else if (gst_hip_in_flight_map_input (&self->in_flight, &fr->in_frame,
           &filter->in_info, &self->layout, inbuf))
@@ -467,15 +505,22 @@ map_frame (GstHipfFilter * self, GstHipfFrame * fr, GstBuffer * inbuf,
   if (!same && self->out_device
       && gst_hipf_device_buffer_fits (outbuf, id, &self->layout)
       && map_device (outbuf, &fr->out_mem, &fr->out_map, GST_MAP_WRITE)) {
-    fr->dst[0] = fr->dst[1] = fr->out_map.data;
-    /* Uploaded straight into the output where no kernel writes it. */
-    if (fr->in_host && (klass->reads_only || !fr->compute))
-      fr->src = fr->out_map.data;
+    if (self->layout.packed) {
+      /* Packed from the planes the kernels wrote. */
+      device_frame (&fr->out_frame, &filter->out_info, outbuf,
+          fr->out_map.data);
+      fr->out_copy = TRUE;
+    } else {
+      fr->dst[0] = fr->dst[1] = fr->out_map.data;
+      /* Uploaded straight into the output where no kernel writes it. */
+      if (fr->in_host && (klass->reads_only || !fr->compute))
+        fr->src = fr->out_map.data;
+    }
 #ifdef HAVE_GST_CUDA
   } else if (!same && self->out_cuda && gst_hipf_cuda_map (CUDA (self),
           outbuf, &filter->out_info, GST_MAP_WRITE, &fr->out_frame,
           &fr->out_mem, &fr->out_map)) {
-    fr->out_cuda = TRUE;
+    fr->out_cuda = fr->out_copy = TRUE;
 #endif
   } else if (!same) {
     if (!gst_video_frame_map (&fr->out_frame, &filter->out_info, outbuf,

@@ -37,6 +37,10 @@ typedef struct
   GstVideoFrame out_frame;
   gboolean in_host, out_host;   /* mapped for the host */
   gboolean in_cuda, out_cuda;   /* CUDA memory, mapped in in_mem, out_mem */
+  /* Device memory copied (or unpacked) rather than used in place: the
+   * frame's planes are addressed on the device (CUDA memory, and the
+   * plugin's own memory of a packed 4:2:2 format). */
+  gboolean in_copy, out_copy;
   gboolean borrowed;            /* frames the caller mapped */
   GstMemory *in_mem, *out_mem;  /* device memory, mapped */
   GstMapInfo in_map, out_map;

@@ -14,6 +14,52 @@
 
 #include "gsthipvideo.h"
 
+/* Y42B's planes for a packed 4:2:2 frame, and where its packed rows stage. */
+static gboolean
+packed_layout_init (GstHipVideoLayout * layout, const GstVideoInfo * info)
+{
+  const GstVideoFormatInfo *finfo = info->finfo;
+  gint w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info);
+  gint pairs = (w + 1) / 2;
+  gsize offset = 0;
+  guint p;
+
+  switch (GST_VIDEO_INFO_FORMAT (info)) {
+    case GST_VIDEO_FORMAT_YUY2:
+    case GST_VIDEO_FORMAT_UYVY:
+    case GST_VIDEO_FORMAT_YVYU:
+      break;
+    default:
+      return FALSE;
+  }
+  layout->packed = TRUE;
+  layout->order.y0 = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, GST_VIDEO_COMP_Y);
+  layout->order.y1 = layout->order.y0 + 2;
+  layout->order.u = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, GST_VIDEO_COMP_U);
+  layout->order.v = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, GST_VIDEO_COMP_V);
+  layout->n_planes = 3;
+  for (p = 0; p < 3; p++) {
+    GstHipPlane *plane = &layout->planes[p];
+
+    plane->width = p == 0 ? w : pairs;
+    plane->height = h;
+    plane->channels = 1;
+    plane->w_sub = p == 0 ? 0 : 1;
+    plane->h_sub = 0;
+    plane->pitch = GST_ROUND_UP_N ((gsize) plane->width,
+        GST_HIP_VIDEO_ROW_ALIGN);
+    plane->offset = offset;
+    offset = GST_ROUND_UP_N (offset + plane->pitch * plane->height,
+        GST_HIP_VIDEO_PLANE_ALIGN);
+  }
+  layout->packed_offset = offset;
+  layout->packed_pitch = GST_ROUND_UP_N ((gsize) pairs * 4,
+      GST_HIP_VIDEO_ROW_ALIGN);
+  layout->height = h;
+  layout->size = offset + layout->packed_pitch * h + GST_HIP_VIDEO_SLACK;
+  return TRUE;
+}
+
 void
 gst_hip_video_layout_init (GstHipVideoLayout * layout,
     const GstVideoInfo * info)
@@ -23,6 +69,8 @@ gst_hip_video_layout_init (GstHipVideoLayout * layout,
   gsize offset = 0;
 
   memset (layout, 0, sizeof (*layout));
+  if (packed_layout_init (layout, info))
+    return;
   layout->n_planes = GST_VIDEO_INFO_N_PLANES (info);
   for (p = 0; p < layout->n_planes; p++) {
     GstHipPlane *plane = &layout->planes[p];
@@ -58,6 +106,15 @@ gst_hip_video_frame_fits (const GstHipVideoLayout * layout,
 {
   guint p;
 
+  if (layout->packed) {
+    const guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (frame, 0);
+    gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
+    gsize row = (gsize) layout->planes[1].width * 4;
+
+    return stride >= 0 && (gsize) stride >= row && data >= frame->map[0].data
+        && (guint64) (data - frame->map[0].data) + (guint64) stride *
+        (layout->height - 1) + row <= frame->map[0].size;
+  }
   for (p = 0; p < layout->n_planes; p++) {
     const GstHipPlane *plane = &layout->planes[p];
     /* Without a video meta every plane lies in the first mapping. */
@@ -120,11 +177,69 @@ copy_rows (GstHipDevice * dev, hipStream_t stream,
   return TRUE;
 }
 
+/* A packed 4:2:2 frame whose packed rows lie at @packed, @pitch apart, and
+ * the planes of the device copy at @device. */
+static void
+packed_frame (const GstHipVideoLayout * layout, guint8 * device,
+    guint8 * packed, gsize pitch, HipfPacked422Frame * f)
+{
+  guint p;
+
+  f->order = layout->order;
+  f->width = layout->planes[0].width;
+  f->height = layout->height;
+  f->packed_src = f->packed_dst = packed;
+  f->packed_pitch = pitch;
+  for (p = 0; p < 3; p++) {
+    f->planes[p] = device + layout->planes[p].offset;
+    f->pitches[p] = layout->planes[p].pitch;
+  }
+}
+
+/* Rows @first to @end of a packed frame: to the device's staging rows
+ * first where the frame is in host memory, then unpacked into the planes;
+ * or the other way. */
+static gboolean
+copy_packed (GstHipDevice * dev, hipStream_t stream,
+    const GstHipVideoLayout * layout, guint8 * device, GstVideoFrame * frame,
+    gboolean frame_on_device, gint first, gint end, gboolean in)
+{
+  guint8 *rows = GST_VIDEO_FRAME_PLANE_DATA (frame, 0);
+  gsize stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
+  gsize row_bytes = (gsize) layout->planes[1].width * 4;
+  guint8 *staging = device + layout->packed_offset;
+  HipfPacked422Frame f;
+
+  if (first >= end)
+    return TRUE;
+  if (frame_on_device)
+    packed_frame (layout, device, rows, stride, &f);
+  else
+    packed_frame (layout, device, staging, layout->packed_pitch, &f);
+  if (in) {
+    return (frame_on_device || gst_hip_device_copy_2d (dev, stream,
+            staging + layout->packed_pitch * first, layout->packed_pitch,
+            rows + stride * first, stride, row_bytes, end - first,
+            hipMemcpyHostToDevice))
+        && gst_hip_device_launched (dev,
+        hipf_unpack_422 (&f, first, end, stream), "hipf_unpack_422");
+  }
+  return gst_hip_device_launched (dev, hipf_pack_422 (&f, first, end, stream),
+      "hipf_pack_422")
+      && (frame_on_device || gst_hip_device_copy_2d (dev, stream,
+          rows + stride * first, stride,
+          staging + layout->packed_pitch * first, layout->packed_pitch,
+          row_bytes, end - first, hipMemcpyDeviceToHost));
+}
+
 gboolean
 gst_hip_video_upload (GstHipDevice * dev, hipStream_t stream,
     const GstHipVideoLayout * layout, const GstVideoFrame * frame,
     gboolean frame_on_device, guint8 * device, gint first, gint end)
 {
+  if (layout->packed)
+    return copy_packed (dev, stream, layout, device, (GstVideoFrame *) frame,
+        frame_on_device, first, end, TRUE);
   return copy_rows (dev, stream, layout, device, (GstVideoFrame *) frame,
       first, end, TRUE, frame_on_device ? hipMemcpyDeviceToDevice :
       hipMemcpyHostToDevice);
@@ -135,6 +250,9 @@ gst_hip_video_download (GstHipDevice * dev, hipStream_t stream,
     const GstHipVideoLayout * layout, const guint8 * device,
     GstVideoFrame * frame, gboolean frame_on_device, gint first, gint end)
 {
+  if (layout->packed)
+    return copy_packed (dev, stream, layout, (guint8 *) device, frame,
+        frame_on_device, first, end, FALSE);
   return copy_rows (dev, stream, layout, (guint8 *) device, frame, first, end,
       FALSE, frame_on_device ? hipMemcpyDeviceToDevice :
       hipMemcpyDeviceToHost);
@@ -171,7 +289,20 @@ gst_hip_video_histogram_init (HipfHistogramFrame * f, const gchar ** names,
     f->planes[p].luma_channel = -1;
   }
 
-  if (GST_VIDEO_INFO_IS_RGB (info)) {
+  if (layout->packed) {
+    /* Y42B's planes: luma, u, v, a sample a pixel each. */
+    static const gchar *packed_names[] = { "luma", "u", "v" };
+
+    for (p = 0; p < 3; p++) {
+      HipfHistogramPlane *pl = &f->planes[p];
+
+      pl->tap_offset[0] = 0;
+      pl->tap_channel[0] = f->n_channels;
+      pl->n_taps = 1;
+      names[f->n_channels++] = packed_names[p];
+    }
+    *luma_channel = 0;
+  } else if (GST_VIDEO_INFO_IS_RGB (info)) {
     HipfHistogramPlane *pl = &f->planes[0];
 
     add_tap (f, names, info, GST_VIDEO_COMP_R, "red");

@@ -12,7 +12,8 @@ G_BEGIN_DECLS
 
 /* Every format both elements take: 8 bits per sample, packed or planar. */
 #define GST_HIP_VIDEO_FORMATS "{ GRAY8, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, " \
-    "xRGB, xBGR, RGB, BGR, AYUV, I420, YV12, NV12, NV21, Y444, Y42B }"
+    "xRGB, xBGR, RGB, BGR, AYUV, I420, YV12, NV12, NV21, Y444, Y42B, " \
+    "YUY2, UYVY, YVYU }"
 
 #define GST_HIP_VIDEO_ROW_ALIGN 16
 #define GST_HIP_VIDEO_PLANE_ALIGN 256
@@ -36,6 +37,12 @@ typedef struct
   GstHipPlane planes[GST_VIDEO_MAX_PLANES];
   gint height;                  /* of the frame */
   guint max_h_sub;              /* the most any plane is subsampled down */
+  /* Packed 4:2:2 (YUY2, UYVY, YVYU): the planes are those of Y42B, and
+   * the frame crosses to and from them through its packed rows, which
+   * stage at @packed_offset, @packed_pitch apart. */
+  gboolean packed;
+  HipfPacked422Order order;
+  gsize packed_offset, packed_pitch;
   gsize size;
 } GstHipVideoLayout;
 

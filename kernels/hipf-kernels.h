@@ -15,6 +15,7 @@
 #include "hipf-runtime.h"
 #include "hipf-limits.h"
 #include "boxblur/boxblur.h"
+#include "convert/packed422.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -141,12 +141,56 @@ ref_plane_from_frame (const GstVideoFrame * frame, guint p, RefPlane * plane,
     *h_sub = GST_VIDEO_FORMAT_INFO_H_SUB (finfo, c);
 }
 
+/* Component @comp of a frame whose components interleave within a plane
+ * (packed 4:2:2), blurred through planes of its own. */
+static void
+blur_component (const GstVideoFrame * in, GstVideoFrame * out, guint comp,
+    gint rx, gint ry, RefBorder mode)
+{
+  const GstVideoFormatInfo *finfo = in->info.finfo;
+  gint w = GST_VIDEO_FRAME_COMP_WIDTH (in, comp);
+  gint h = GST_VIDEO_FRAME_COMP_HEIGHT (in, comp);
+  gint ps_in = GST_VIDEO_FRAME_COMP_PSTRIDE (in, comp);
+  gint ps_out = GST_VIDEO_FRAME_COMP_PSTRIDE (out, comp);
+  const guint8 *src = GST_VIDEO_FRAME_COMP_DATA (in, comp);
+  guint8 *dst = GST_VIDEO_FRAME_COMP_DATA (out, comp);
+  guint8 *a = g_malloc ((gsize) w * h), *b = g_malloc ((gsize) w * h);
+  RefPlane pa = { a, w, w, h, 1 }, pb = { b, w, w, h, 1 };
+  gint x, y;
+
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++)
+      a[y * w + x] = src[y * GST_VIDEO_FRAME_COMP_STRIDE (in, comp) +
+          x * ps_in];
+  ref_box_blur_plane (&pa, &pb,
+      GST_VIDEO_FORMAT_INFO_W_SUB (finfo, comp) ? (rx + 1) >> 1 : rx,
+      GST_VIDEO_FORMAT_INFO_H_SUB (finfo, comp) ? (ry + 1) >> 1 : ry, mode);
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++)
+      dst[y * GST_VIDEO_FRAME_COMP_STRIDE (out, comp) + x * ps_out] =
+          b[y * w + x];
+  g_free (a);
+  g_free (b);
+}
+
 void
 ref_box_blur_frame (const GstVideoFrame * in, GstVideoFrame * out, gint rx,
     gint ry, RefBorder mode)
 {
   guint p;
 
+  switch (GST_VIDEO_FRAME_FORMAT (in)) {
+    case GST_VIDEO_FORMAT_YUY2:
+    case GST_VIDEO_FORMAT_UYVY:
+    case GST_VIDEO_FORMAT_YVYU:
+      /* Luma with the radius, chroma with half the horizontal one, as for
+       * Y42B. */
+      for (p = 0; p < GST_VIDEO_FRAME_N_COMPONENTS (in); p++)
+        blur_component (in, out, p, rx, ry, mode);
+      return;
+    default:
+      break;
+  }
   for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (in); p++) {
     RefPlane src, dst;
     guint w_sub, h_sub;

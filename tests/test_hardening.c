@@ -271,8 +271,8 @@ static const gchar *const refused_caps[] = {
   "video/x-raw,format=GRAY16_LE,width=64,height=48,framerate=30/1",
   "video/x-raw,format=P010_10LE,width=64,height=48,framerate=30/1",
   "video/x-raw,format=v210,width=64,height=48,framerate=30/1",
-  "video/x-raw,format=YUY2,width=64,height=48,framerate=30/1",
-  "video/x-raw,format=UYVY,width=64,height=48,framerate=30/1",
+  "video/x-raw,format=VYUY,width=64,height=48,framerate=30/1",
+  "video/x-raw,format=Y41B,width=64,height=48,framerate=30/1",
   "video/x-raw,format=NV16,width=64,height=48,framerate=30/1",
   "video/x-raw,format=ARGB64,width=64,height=48,framerate=30/1",
   "video/x-raw(memory:GLMemory),format=RGBA,width=64,height=48,framerate=30/1",
@@ -352,7 +352,7 @@ check_refused_link (const gchar * factory)
 {
   static const gchar *sources[] = {
     "videotestsrc ! video/x-raw,format=RGB16",
-    "videotestsrc ! video/x-raw,format=YUY2,width=64,height=48",
+    "videotestsrc ! video/x-raw,format=Y41B,width=64,height=48",
     "videotestsrc ! video/x-raw(memory:GLMemory)",
     "audiotestsrc",
     "audiotestsrc ! audio/x-raw,format=S16LE",

@@ -1673,14 +1673,14 @@ static void
 check_not_negotiated (const Filter * filter)
 {
   GstVideoInfo info;
-  GstBuffer *frame = hipf_test_frame_new (GST_VIDEO_FORMAT_YUY2,
+  GstBuffer *frame = hipf_test_frame_new (GST_VIDEO_FORMAT_Y41B,
       64, 48, 0, &info);
   GstElement *pipeline = gst_pipeline_new (NULL);
   GstElement *src = gst_element_factory_make ("appsrc", NULL);
   GstElement *e = gst_element_factory_make (filter->factory, NULL);
   GstElement *sink = gst_element_factory_make ("fakesink", NULL);
   GstPad *srcpad, *sinkpad;
-  GstCaps *caps = gst_caps_from_string ("video/x-raw,format=YUY2,width=64,"
+  GstCaps *caps = gst_caps_from_string ("video/x-raw,format=Y41B,width=64,"
       "height=48,framerate=30/1");
   GstMessage *msg;
   GError *err = NULL;

@@ -151,6 +151,67 @@ GST_START_TEST (test_separable_equals_direct)
 GST_END_TEST;
 
 /* 2x2 RGBA: every channel and the luma by hand. */
+/* Packed 4:2:2 blurs as the same samples laid out as Y42B do: each
+ * component apart, chroma with half the horizontal radius. */
+GST_START_TEST (test_packed_422_as_y42b)
+{
+  static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_YUY2,
+    GST_VIDEO_FORMAT_UYVY, GST_VIDEO_FORMAT_YVYU
+  };
+  guint f, c, m;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    for (m = 0; m < REF_N_BORDERS; m++) {
+      GstVideoInfo pinfo, qinfo;
+      GstBuffer *packed = hipf_test_frame_new (formats[f], 37, 11, 3, &pinfo);
+      GstBuffer *packed_out, *planar, *planar_out;
+      GstVideoFrame pi, po, qi, qo;
+      gint x, y;
+
+      gst_video_info_set_format (&qinfo, GST_VIDEO_FORMAT_Y42B, 37, 11);
+      planar = gst_buffer_new_allocate (NULL, qinfo.size, NULL);
+      planar_out = gst_buffer_new_allocate (NULL, qinfo.size, NULL);
+      packed_out = gst_buffer_new_allocate (NULL, pinfo.size, NULL);
+      fail_unless (gst_video_frame_map (&pi, &pinfo, packed, GST_MAP_READ));
+      fail_unless (gst_video_frame_map (&po, &pinfo, packed_out,
+              GST_MAP_WRITE));
+      fail_unless (gst_video_frame_map (&qi, &qinfo, planar, GST_MAP_WRITE));
+      fail_unless (gst_video_frame_map (&qo, &qinfo, planar_out,
+              GST_MAP_WRITE));
+      /* The same samples, planar. */
+      for (c = 0; c < 3; c++)
+        for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&pi, c); y++)
+          for (x = 0; x < GST_VIDEO_FRAME_COMP_WIDTH (&pi, c); x++)
+            ((guint8 *) GST_VIDEO_FRAME_COMP_DATA (&qi, c))[y *
+                GST_VIDEO_FRAME_COMP_STRIDE (&qi, c) + x] =
+                ((guint8 *) GST_VIDEO_FRAME_COMP_DATA (&pi, c))[y *
+                GST_VIDEO_FRAME_COMP_STRIDE (&pi, c) +
+                x * GST_VIDEO_FRAME_COMP_PSTRIDE (&pi, c)];
+      ref_box_blur_frame (&pi, &po, 5, 2, m);
+      ref_box_blur_frame (&qi, &qo, 5, 2, m);
+      for (c = 0; c < 3; c++)
+        for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&po, c); y++)
+          for (x = 0; x < GST_VIDEO_FRAME_COMP_WIDTH (&po, c); x++)
+            fail_unless_equals_int (((guint8 *)
+                    GST_VIDEO_FRAME_COMP_DATA (&po, c))[y *
+                    GST_VIDEO_FRAME_COMP_STRIDE (&po, c) +
+                    x * GST_VIDEO_FRAME_COMP_PSTRIDE (&po, c)],
+                ((guint8 *) GST_VIDEO_FRAME_COMP_DATA (&qo, c))[y *
+                    GST_VIDEO_FRAME_COMP_STRIDE (&qo, c) + x]);
+      gst_video_frame_unmap (&pi);
+      gst_video_frame_unmap (&po);
+      gst_video_frame_unmap (&qi);
+      gst_video_frame_unmap (&qo);
+      gst_buffer_unref (packed);
+      gst_buffer_unref (packed_out);
+      gst_buffer_unref (planar);
+      gst_buffer_unref (planar_out);
+    }
+  }
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_histogram_rgba)
 {
   static const guint8 px[] = { 255, 0, 0, 255, 0, 255, 0, 128,
@@ -263,6 +324,7 @@ reference_suite (void)
   tcase_add_test (tc, test_2d_corner);
   tcase_add_test (tc, test_channels_apart);
   tcase_add_test (tc, test_separable_equals_direct);
+  tcase_add_test (tc, test_packed_422_as_y42b);
   tcase_add_test (tc, test_histogram_rgba);
   tcase_add_test (tc, test_histogram_chroma_roi);
   tcase_add_test (tc, test_histogram_stats);
