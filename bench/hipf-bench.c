@@ -125,6 +125,13 @@ main (int argc, char **argv)
       {"hipboxblur", "hipboxblur radius=6 frames-in-flight=4",
           "pinned in, 4 in flight", GST_VIDEO_FORMAT_RGBA, 1920, 1080, TRUE,
           LINK_BOTH},
+      /* A USB camera's format, unpacked and packed on the device. */
+      {"hipboxblur", "hipboxblur radius=6 frames-in-flight=4",
+          "pinned in, 4 in flight", GST_VIDEO_FORMAT_YUY2, 3840, 2160, TRUE,
+          LINK_BOTH},
+      {"hiphist", "hiphistogram frames-in-flight=4",
+          "pinned in, 4 in flight", GST_VIDEO_FORMAT_YUY2, 3840, 2160, TRUE,
+          LINK_UP},
     };
     /* Frames at a live pace: how long each stays in the element. */
     static const struct
@@ -154,6 +161,7 @@ main (int argc, char **argv)
     bench_device (GST_VIDEO_FORMAT_GRAY8, 3840, 2160, FALSE, &limits);
     bench_device (GST_VIDEO_FORMAT_NV12, 3840, 2160, FALSE, &limits);
     bench_device (GST_VIDEO_FORMAT_RGB, 3840, 2160, FALSE, &limits);
+    bench_device (GST_VIDEO_FORMAT_YUY2, 3840, 2160, FALSE, &limits);
     bench_device (GST_VIDEO_FORMAT_RGBA, 1920, 1080, FALSE, &limits);
     if (split_radii) {
       bench_split_radii (GST_VIDEO_FORMAT_GRAY8, 3840, 2160, &limits);

@@ -34,6 +34,11 @@ typedef struct
 static gsize
 copy_bytes (const DevFrame * f)
 {
+  /* A packed frame's own bytes, not those of the planes it is unpacked
+   * into as well. */
+  if (f->layout.packed)
+    return GST_ROUND_UP_N (f->layout.packed_pitch * f->layout.height,
+        COPY_GRANULE);
   return GST_ROUND_UP_N (f->layout.size - GST_HIP_VIDEO_SLACK, COPY_GRANULE);
 }
 
@@ -150,6 +155,44 @@ op_copy (DevFrame * f, const guint8 * src, const OpArgs * a)
           f->stream));
 }
 
+/* A packed 4:2:2 frame's packed rows (in @src's staging) to its planes in
+ * dst, and those back to the packed rows of dst. */
+static void
+packed_frame (DevFrame * f, const guint8 * src, HipfPacked422Frame * pf)
+{
+  const GstHipVideoLayout *l = &f->layout;
+  guint p;
+
+  pf->order = l->order;
+  pf->width = l->planes[0].width;
+  pf->height = l->height;
+  pf->packed_src = src + l->packed_offset;
+  pf->packed_dst = f->dst + l->packed_offset;
+  pf->packed_pitch = l->packed_pitch;
+  for (p = 0; p < 3; p++) {
+    pf->planes[p] = f->dst + l->planes[p].offset;
+    pf->pitches[p] = l->planes[p].pitch;
+  }
+}
+
+static void
+op_unpack (DevFrame * f, const guint8 * src, const OpArgs * a)
+{
+  HipfPacked422Frame pf;
+
+  packed_frame (f, src, &pf);
+  CHECK (hipf_unpack_422 (&pf, 0, pf.height, f->stream));
+}
+
+static void
+op_pack (DevFrame * f, const guint8 * src, const OpArgs * a)
+{
+  HipfPacked422Frame pf;
+
+  packed_frame (f, src, &pf);
+  CHECK (hipf_pack_422 (&pf, 0, pf.height, f->stream));
+}
+
 static void
 op_blur (DevFrame * f, const guint8 * src, const OpArgs * a)
 {
@@ -217,6 +260,13 @@ bench_device (GstVideoFormat format, gint w, gint h, gboolean all_modes,
     copy = time_op (&f, op_copy, &a);
     if (!constant)
       add_row ("copy", format, w, h, "device to device", copy, 0, 0);
+    /* Packed 4:2:2: the planes the kernels take, and back. */
+    if (!constant && f.layout.packed) {
+      add_row ("unpack", format, w, h, "to Y42B planes",
+          time_op (&f, op_unpack, &a), copy, 0);
+      add_row ("pack", format, w, h, "from Y42B planes",
+          time_op (&f, op_pack, &a), copy, 0);
+    }
     gst_hip_video_histogram_init (&a.hist, names, &luma, &f.info, &f.layout);
     for (p = 0; p < (guint) a.hist.n_planes; p++) {
       a.hist.planes[p].roi_width = a.hist.planes[p].width;
