@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "gsthiphistogram.h"
+#include "gsthipzones.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_hip_histogram_debug);
 #define GST_CAT_DEFAULT gst_hip_histogram_debug
@@ -69,6 +70,8 @@ enum
   PROP_LOW_THRESHOLD,
   PROP_HIGH_THRESHOLD,
   PROP_TARGET_MEAN,
+  PROP_ZONES,
+  PROP_ZONE_HISTOGRAMS,
 };
 
 /* The properties one frame is counted with. */
@@ -80,6 +83,8 @@ typedef struct
   guint64 interval;
   gboolean attach_meta;
   guint low_threshold, high_threshold, target_mean;
+  guint zone_cols, zone_rows;
+  gboolean zone_histograms;
 } Settings;
 
 /* What the element keeps for one frame in flight. */
@@ -90,6 +95,11 @@ typedef struct
   gint counts_half;             /* the half of counts the next launch takes */
   gint counted_half;            /* the half the last launch took */
   GstHipMemory host_counts;
+  /* Zone metering, where asked for: the grid the frame was metered in,
+   * and its zones' words on the device and back on the host. */
+  gboolean zoned;
+  HipfZonesFrame zones;
+  GstHipMemory zone_words, host_zone_words;
 } Slot;
 
 struct _GstHipHistogram
@@ -154,6 +164,23 @@ gst_hip_histogram_set_property (GObject * object, guint prop_id,
     case PROP_TARGET_MEAN:
       s->target_mean = g_value_get_uint (value);
       break;
+    case PROP_ZONES:{
+      const gchar *text = g_value_get_string (value);
+      guint cols, rows;
+
+      if (gst_hipf_zones_parse (text, &cols, &rows)) {
+        s->zone_cols = cols;
+        s->zone_rows = rows;
+      } else {
+        g_warning ("%s: zones \"%s\" refused: COLSxROWS, each 1 to %d; "
+            "keeping %ux%u", GST_OBJECT_NAME (self), text ? text : "(null)",
+            HIPF_ZONES_MAX, s->zone_cols, s->zone_rows);
+      }
+      break;
+    }
+    case PROP_ZONE_HISTOGRAMS:
+      s->zone_histograms = g_value_get_boolean (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -209,6 +236,13 @@ gst_hip_histogram_get_property (GObject * object, guint prop_id,
     case PROP_TARGET_MEAN:
       g_value_set_uint (value, s->target_mean);
       break;
+    case PROP_ZONES:
+      g_value_take_string (value, g_strdup_printf ("%ux%u", s->zone_cols,
+              s->zone_rows));
+      break;
+    case PROP_ZONE_HISTOGRAMS:
+      g_value_set_boolean (value, s->zone_histograms);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -232,6 +266,9 @@ gst_hip_histogram_close (GstHipfFilter * filter)
   for (i = 0; i < G_N_ELEMENTS (self->slots); i++) {
     gst_hip_device_free (&filter->device, &self->slots[i].counts);
     gst_hip_device_free_host (&filter->device, &self->slots[i].host_counts);
+    gst_hip_device_free (&filter->device, &self->slots[i].zone_words);
+    gst_hip_device_free_host (&filter->device,
+        &self->slots[i].host_zone_words);
   }
 }
 
@@ -444,6 +481,31 @@ gst_hip_histogram_begin (GstHipfFilter * filter, guint index)
   return s->post_messages || s->attach_meta;
 }
 
+/* The zones' statistics, where a grid or their histograms are asked for:
+ * a launch of their own after the histogram's. */
+static gboolean
+meter_zones (GstHipHistogram * self, guint index, hipStream_t stream)
+{
+  GstHipfFilter *filter = GST_HIPF_FILTER (self);
+  GstHipDevice *dev = &filter->device;
+  Slot *slot = &self->slots[index];
+  const Settings *s = &slot->settings;
+  gsize bytes;
+
+  slot->zoned = s->zone_cols * s->zone_rows > 1 || s->zone_histograms;
+  if (!slot->zoned)
+    return TRUE;
+  gst_hipf_zones_frame_init (&slot->zones, &GST_VIDEO_FILTER (self)->in_info,
+      &filter->layout, s->zone_cols, s->zone_rows, s->low_threshold,
+      s->high_threshold, s->zone_histograms);
+  bytes = hipf_zones_words (&slot->zones) * sizeof (guint32);
+  return gst_hip_device_alloc (dev, &slot->zone_words, bytes, "zones")
+      && gst_hip_device_alloc_host (dev, &slot->host_zone_words, bytes, "zones")
+      && gst_hip_device_launched (dev, hipf_zones (&slot->zones,
+          filter->frames[index].src, slot->zone_words.ptr, stream),
+      "hipf_zones");
+}
+
 static gboolean
 gst_hip_histogram_compute (GstHipfFilter * filter, guint index, guint slice,
     hipStream_t stream)
@@ -462,7 +524,8 @@ gst_hip_histogram_compute (GstHipfFilter * filter, guint index, guint slice,
    * whose failure is only injected: the next launch takes the other. */
   if (err == hipSuccess)
     slot->counts_half = !slot->counts_half;
-  return gst_hip_device_launched (dev, err, "hipf_histogram");
+  return gst_hip_device_launched (dev, err, "hipf_histogram")
+      && meter_zones (self, index, stream);
 }
 
 /* The copies of the counts come back as rows of one copy each, added up
@@ -478,10 +541,16 @@ gst_hip_histogram_readback (GstHipfFilter * filter, guint index,
   gsize size = self->frame.n_channels * HIPF_HISTOGRAM_VALUES *
       sizeof (guint32);
 
+  gsize zone_bytes = slot->zoned ?
+      hipf_zones_words (&slot->zones) * sizeof (guint32) : 0;
+
   return gst_hip_device_copy_2d (&filter->device, stream,
       slot->host_counts.ptr, size, counts,
       HIPF_HISTOGRAM_COPY_WORDS * sizeof (guint32), size,
-      HIPF_HISTOGRAM_COPIES, hipMemcpyDeviceToHost);
+      HIPF_HISTOGRAM_COPIES, hipMemcpyDeviceToHost)
+      && (!slot->zoned || gst_hip_device_copy_2d (&filter->device, stream,
+          slot->host_zone_words.ptr, zone_bytes, slot->zone_words.ptr,
+          zone_bytes, zone_bytes, 1, hipMemcpyDeviceToHost));
 }
 
 /* Slot @index's counts are back: the report leaves with @buf, in order. */
@@ -507,11 +576,17 @@ gst_hip_histogram_finish (GstHipfFilter * filter, guint index, GstBuffer * buf)
         gst_buffer_add_custom_meta (buf, GST_HIP_HISTOGRAM_META_NAME);
 
     fill_report (self, counts, s, buf, gst_custom_meta_get_structure (custom));
+    if (slot->zoned)
+      gst_hipf_zones_report (gst_custom_meta_get_structure (custom),
+          &slot->zones, slot->host_zone_words.ptr, s->bins);
   }
   if (message) {
     GstStructure *report = gst_structure_new_empty ("hiphistogram");
 
     fill_report (self, counts, s, buf, report);
+    if (slot->zoned)
+      gst_hipf_zones_report (report, &slot->zones, slot->host_zone_words.ptr,
+          s->bins);
     gst_element_post_message (GST_ELEMENT (self),
         gst_message_new_element (GST_OBJECT (self), report));
   }
@@ -581,6 +656,24 @@ gst_hip_histogram_class_init (GstHipHistogramClass * klass)
       g_param_spec_uint ("target-mean", "Target mean",
           "Mean luma of a well exposed frame, for ev-correction", 1,
           MAX_SAMPLE, DEFAULT_TARGET_MEAN, live));
+  /**
+   * GstHipHistogram:zones:
+   *
+   * Zone metering: "COLSxROWS" zones of the whole frame (zone (i, j)
+   * covering luma columns [i W / COLS, (i + 1) W / COLS) and rows likewise),
+   * each reported in row-major order as `zone-mean`, `zone-min`,
+   * `zone-max`, `zone-clipped-low` and `zone-clipped-high` of luma, with the
+   * grid as `zones`. "1x1" reports no zones (unless zone-histograms is set).
+   * A malformed value is refused with a warning, the old one kept.
+   */
+  g_object_class_install_property (gobject_class, PROP_ZONES,
+      g_param_spec_string ("zones", "Zones",
+          "Zones of the frame metered, COLSxROWS, each 1 to 64; 1x1 meters "
+          "none", "1x1", live));
+  g_object_class_install_property (gobject_class, PROP_ZONE_HISTOGRAMS,
+      g_param_spec_boolean ("zone-histograms", "Zone histograms",
+          "Also report each zone's luma histogram (zone-histograms, in bins "
+          "bins)", FALSE, live));
   gst_element_class_set_static_metadata (element_class, "HIP histogram",
       "Filter/Analyzer/Video/Hardware",
       "Per-frame histograms and exposure statistics counted on a HIP device",
@@ -614,5 +707,6 @@ gst_hip_histogram_init (GstHipHistogram * self)
   s->low_threshold = DEFAULT_LOW_THRESHOLD;
   s->high_threshold = DEFAULT_HIGH_THRESHOLD;
   s->target_mean = DEFAULT_TARGET_MEAN;
+  s->zone_cols = s->zone_rows = 1;
   gst_base_transform_set_in_place (GST_BASE_TRANSFORM (self), TRUE);
 }

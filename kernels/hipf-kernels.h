@@ -16,6 +16,7 @@
 #include "hipf-limits.h"
 #include "boxblur/boxblur.h"
 #include "convert/packed422.h"
+#include "zones.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -321,3 +321,60 @@ ref_histogram_stats (const guint64 * luma, guint low, guint high,
   st->clipped_high = (gdouble) above / st->pixels;
   st->ev_correction = log2 (target / MAX (st->mean, 1.0));
 }
+
+/* Luma of pixel (x, y). */
+static guint
+pixel_luma (const GstVideoFrame * frame, gint x, gint y)
+{
+  if (GST_VIDEO_INFO_IS_RGB (&frame->info)) {
+    guint rgb[3], c;
+    static const guint comps[3] = { GST_VIDEO_COMP_R, GST_VIDEO_COMP_G,
+      GST_VIDEO_COMP_B
+    };
+
+    for (c = 0; c < 3; c++)
+      rgb[c] = ((const guint8 *) GST_VIDEO_FRAME_COMP_DATA (frame,
+              comps[c]))[y * GST_VIDEO_FRAME_COMP_STRIDE (frame, comps[c]) +
+          x * GST_VIDEO_FRAME_COMP_PSTRIDE (frame, comps[c])];
+    return (77 * rgb[0] + 150 * rgb[1] + 29 * rgb[2] + 128) >> 8;
+  }
+  return ((const guint8 *) GST_VIDEO_FRAME_COMP_DATA (frame,
+          GST_VIDEO_COMP_Y))[y * GST_VIDEO_FRAME_COMP_STRIDE (frame,
+          GST_VIDEO_COMP_Y) + x * GST_VIDEO_FRAME_COMP_PSTRIDE (frame,
+          GST_VIDEO_COMP_Y)];
+}
+
+void
+ref_zones (const GstVideoFrame * frame, guint cols, guint rows, guint low,
+    guint high, RefZone * zones)
+{
+  gint w = GST_VIDEO_FRAME_WIDTH (frame), h = GST_VIDEO_FRAME_HEIGHT (frame);
+  guint i, j;
+  gint x, y;
+
+  for (j = 0; j < rows; j++) {
+    for (i = 0; i < cols; i++) {
+      RefZone *z = &zones[j * cols + i];
+
+      memset (z, 0, sizeof (*z));
+      z->min = 255;
+      for (y = (gint) ((guint64) j * h / rows);
+          y < (gint) ((guint64) (j + 1) * h / rows); y++) {
+        for (x = (gint) ((guint64) i * w / cols);
+            x < (gint) ((guint64) (i + 1) * w / cols); x++) {
+          guint v = pixel_luma (frame, x, y);
+
+          z->pixels++;
+          z->sum += v;
+          z->min = MIN (z->min, v);
+          z->max = MAX (z->max, v);
+          z->low += v <= low;
+          z->high += v >= high;
+          z->hist[v]++;
+        }
+      }
+      if (z->pixels == 0)
+        z->min = 0;
+    }
+  }
+}

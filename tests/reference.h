@@ -80,3 +80,18 @@ typedef struct
 
 void ref_histogram_stats (const guint64 * luma, guint low, guint high,
     guint target, RefStats * stats);
+
+/* One zone of a grid: luma statistics of the pixels in it. */
+typedef struct
+{
+  guint64 pixels, sum;
+  guint min, max;               /* 0 and 0 for a zone of no pixels */
+  guint64 low, high;            /* at or below, at or above the thresholds */
+  guint64 hist[REF_HIST_VALUES];
+} RefZone;
+
+/* The @cols x @rows zones of the whole frame, row-major into @zones: zone
+ * (i, j) covers luma columns [i W / cols, (i + 1) W / cols) and rows
+ * likewise; luma is (77 R + 150 G + 29 B + 128) >> 8 for RGB formats. */
+void ref_zones (const GstVideoFrame * frame, guint cols, guint rows,
+    guint low, guint high, RefZone * zones);

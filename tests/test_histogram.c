@@ -80,6 +80,36 @@ GST_START_TEST (test_properties)
 
 GST_END_TEST;
 
+/* zones takes COLSxROWS, each 1 to 64, and refuses anything else with a
+ * warning, keeping what it had. */
+GST_START_TEST (test_zones_property)
+{
+  static const gchar *refused[] = { "0x3", "3x0", "65x1", "1x65", "abc",
+    "4x", "x4", "4x4x4", "", " 4x4", "4X4", "-1x2", "18446744073709551617x1"
+  };
+  GstElement *e = gst_element_factory_make ("hiphistogram", NULL);
+  gchar *zones = NULL;
+  guint i;
+
+  g_object_get (e, "zones", &zones, NULL);
+  fail_unless_equals_string (zones, "1x1");
+  g_free (zones);
+  g_object_set (e, "zones", "16x9", NULL);
+  for (i = 0; i < G_N_ELEMENTS (refused); i++) {
+    ASSERT_WARNING (g_object_set (e, "zones", refused[i], NULL));
+    g_object_get (e, "zones", &zones, NULL);
+    fail_unless_equals_string (zones, "16x9");
+    g_free (zones);
+  }
+  g_object_set (e, "zones", "64x64", NULL);
+  g_object_get (e, "zones", &zones, NULL);
+  fail_unless_equals_string (zones, "64x64");
+  g_free (zones);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_caps)
 {
   hipf_test_check_caps ("hiphistogram");
@@ -103,6 +133,7 @@ histogram_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_registered);
   tcase_add_test (tc, test_properties);
+  tcase_add_test (tc, test_zones_property);
   tcase_add_test (tc, test_caps);
   tcase_add_test (tc, test_error_without_device);
   return s;

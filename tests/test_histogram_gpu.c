@@ -1137,6 +1137,89 @@ GST_START_TEST (test_stopped_from_probe)
 
 GST_END_TEST;
 
+/* The zones of a grid, in the message, as the reference meters them:
+ * every luma layout, grids that do not divide the frame, more zones than
+ * pixels in a row, and the zones' histograms. */
+static void
+check_zones (GstVideoFormat format, gint width, gint height, guint cols,
+    guint rows, guint bins)
+{
+  gchar *launch = g_strdup_printf ("hiphistogram zones=%ux%u "
+      "zone-histograms=true bins=%u", cols, rows, bins);
+  GstBus *bus;
+  GstHarness *h = harness_for (launch, format, width, height, &bus);
+  GstVideoInfo info;
+  GstBuffer *in = hipf_test_frame_new (format, width, height, 3, &info);
+  RefZone *ref = g_new (RefZone, cols * rows);
+  GstVideoFrame frame;
+  const GstStructure *s;
+  const GValue *mean, *min, *max, *low, *high, *hists;
+  GstBuffer *out;
+  GstMessage *msg;
+  gchar *grid;
+  guint z, b, v;
+
+  fail_unless (gst_video_frame_map (&frame, &info, in, GST_MAP_READ));
+  ref_zones (&frame, cols, rows, 4, 251, ref);
+  gst_video_frame_unmap (&frame);
+  out = gst_harness_push_and_pull (h, in);
+  fail_unless (out != NULL);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
+  fail_unless (msg != NULL);
+  s = gst_message_get_structure (msg);
+  grid = g_strdup_printf ("%ux%u", cols, rows);
+  fail_unless_equals_string (gst_structure_get_string (s, "zones"), grid);
+  mean = gst_structure_get_value (s, "zone-mean");
+  min = gst_structure_get_value (s, "zone-min");
+  max = gst_structure_get_value (s, "zone-max");
+  low = gst_structure_get_value (s, "zone-clipped-low");
+  high = gst_structure_get_value (s, "zone-clipped-high");
+  hists = gst_structure_get_value (s, "zone-histograms");
+  fail_unless (mean && min && max && low && high && hists);
+  fail_unless_equals_int (gst_value_array_get_size (mean), cols * rows);
+  for (z = 0; z < cols * rows; z++) {
+    const RefZone *r = &ref[z];
+    gdouble n = MAX (r->pixels, 1);
+    const GValue *hist = gst_value_array_get_value (hists, z);
+    guint64 binned[REF_HIST_VALUES] = { 0 };
+
+    fail_unless (fabs (g_value_get_double (gst_value_array_get_value (mean,
+                    z)) - r->sum / n) < 1e-9, "%s %s zone %u mean (seed %u)",
+        gst_video_format_to_string (format), grid, z, hipf_test_seed ());
+    fail_unless_equals_int (array_uint (min, z), r->min);
+    fail_unless_equals_int (array_uint (max, z), r->max);
+    fail_unless (fabs (g_value_get_double (gst_value_array_get_value (low,
+                    z)) - r->low / n) < 1e-9);
+    fail_unless (fabs (g_value_get_double (gst_value_array_get_value (high,
+                    z)) - r->high / n) < 1e-9);
+    for (v = 0; v < REF_HIST_VALUES; v++)
+      binned[v * bins / REF_HIST_VALUES] += r->hist[v];
+    fail_unless_equals_int (gst_value_array_get_size (hist), bins);
+    for (b = 0; b < bins; b++)
+      fail_unless (array_uint (hist, b) == binned[b], "%s %s zone %u bin %u",
+          gst_video_format_to_string (format), grid, z, b);
+  }
+  gst_message_unref (msg);
+  gst_buffer_unref (out);
+  g_free (ref);
+  g_free (grid);
+  g_free (launch);
+  teardown (h, bus);
+}
+
+GST_START_TEST (test_zones)
+{
+  guint f;
+
+  for (f = 0; f < hipf_test_n_formats; f++)
+    check_zones (hipf_test_formats[f], 45, 23, 7, 5, 16);
+  check_zones (GST_VIDEO_FORMAT_RGBA, 640, 360, 16, 9, 256);
+  check_zones (GST_VIDEO_FORMAT_NV12, 45, 23, 64, 3, 4);
+  check_zones (GST_VIDEO_FORMAT_GRAY8, 33, 17, 1, 1, 256);
+}
+
+GST_END_TEST;
+
 static Suite *
 histogram_gpu_suite (void)
 {
@@ -1156,6 +1239,7 @@ histogram_gpu_suite (void)
   tcase_add_test (tc, test_frames_in_flight_passthrough);
   tcase_add_test (tc, test_in_flight_push_fails_passthrough);
   tcase_add_test (tc, test_api_regions);
+  tcase_add_test (tc, test_zones);
   /* A case that hangs fails in a minute, not ten. */
   tc = tcase_create ("stopped from a report");
   tcase_set_timeout (tc, 60);

@@ -212,6 +212,58 @@ GST_START_TEST (test_packed_422_as_y42b)
 
 GST_END_TEST;
 
+/* One zone of the whole frame holds what the frame's luma histogram says;
+ * a grid's zones add up to it. */
+GST_START_TEST (test_zones)
+{
+  static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_RGBA,
+    GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_RGB
+  };
+  guint f, v;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    GstVideoInfo info;
+    GstBuffer *buf = hipf_test_frame_new (formats[f], 37, 19, 2, &info);
+    RefHistogram hist;
+    RefZone one, grid[7 * 5], total;
+    RefStats st;
+    GstVideoFrame frame;
+    guint luma, z;
+
+    fail_unless (gst_video_frame_map (&frame, &info, buf, GST_MAP_READ));
+    ref_histogram_frame (&frame, 0, 0, 0, 0, &hist);
+    luma = GST_VIDEO_INFO_IS_RGB (&info) ? hist.n_channels - 1 : 0;
+    ref_histogram_stats (hist.counts[luma], 4, 251, 118, &st);
+    ref_zones (&frame, 1, 1, 4, 251, &one);
+    fail_unless_equals_uint64 (one.pixels, st.pixels);
+    fail_unless (fabs ((gdouble) one.sum / one.pixels - st.mean) < 1e-9);
+    fail_unless_equals_int (one.min, st.min);
+    fail_unless_equals_int (one.max, st.max);
+    fail_unless (fabs ((gdouble) one.low / one.pixels - st.clipped_low) < 1e-9);
+    fail_unless (fabs ((gdouble) one.high / one.pixels - st.clipped_high) <
+        1e-9);
+    for (v = 0; v < REF_HIST_VALUES; v++)
+      fail_unless_equals_uint64 (one.hist[v], hist.counts[luma][v]);
+
+    ref_zones (&frame, 7, 5, 4, 251, grid);
+    memset (&total, 0, sizeof (total));
+    for (z = 0; z < 7 * 5; z++) {
+      total.pixels += grid[z].pixels;
+      total.sum += grid[z].sum;
+      total.low += grid[z].low;
+      fail_unless (grid[z].pixels > 0);
+      fail_unless (grid[z].min >= one.min && grid[z].max <= one.max);
+    }
+    fail_unless_equals_uint64 (total.pixels, one.pixels);
+    fail_unless_equals_uint64 (total.sum, one.sum);
+    fail_unless_equals_uint64 (total.low, one.low);
+    gst_video_frame_unmap (&frame);
+    gst_buffer_unref (buf);
+  }
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_histogram_rgba)
 {
   static const guint8 px[] = { 255, 0, 0, 255, 0, 255, 0, 128,
@@ -325,6 +377,7 @@ reference_suite (void)
   tcase_add_test (tc, test_channels_apart);
   tcase_add_test (tc, test_separable_equals_direct);
   tcase_add_test (tc, test_packed_422_as_y42b);
+  tcase_add_test (tc, test_zones);
   tcase_add_test (tc, test_histogram_rgba);
   tcase_add_test (tc, test_histogram_chroma_roi);
   tcase_add_test (tc, test_histogram_stats);
