@@ -12,6 +12,7 @@
 
 #include "bench.h"
 #include "gsthipvideo.h"
+#include "gsthipzones.h"
 
 typedef struct
 {
@@ -103,6 +104,8 @@ typedef struct
   HipfBorderMode border;
   HipfHistogramFrame hist;
   HipfBoxBlurPlan *plans[GST_VIDEO_MAX_PLANES];  /* made by time_blur */
+  HipfZonesFrame zones;
+  guint32 *zone_words;
 } OpArgs;
 
 typedef void (*DevOp) (DevFrame * f, const guint8 * src, const OpArgs * a);
@@ -239,6 +242,15 @@ op_histogram (DevFrame * f, const guint8 * src, const OpArgs * a)
   f->counts_half = !f->counts_half;
 }
 
+/* The histogram and the zones' pass after it, as hiphistogram runs them
+ * where zones are asked for. */
+static void
+op_histogram_zones (DevFrame * f, const guint8 * src, const OpArgs * a)
+{
+  op_histogram (f, src, a);
+  CHECK (hipf_zones (&a->zones, src, a->zone_words, f->stream));
+}
+
 static const gchar *border_nicks[] = { "zero", "clamp", "mirror", "wrap",
   "valid"
 };
@@ -252,7 +264,7 @@ bench_device (GstVideoFormat format, gint w, gint h, gboolean all_modes,
   OpArgs a = { limits };
   const gchar *names[HIPF_HISTOGRAM_MAX_CHANNELS];
   guint luma, r, m, p;
-  gdouble copy;
+  gdouble copy, hist;
   gint constant;
 
   for (constant = 0; constant < 2; constant++) {
@@ -272,8 +284,19 @@ bench_device (GstVideoFormat format, gint w, gint h, gboolean all_modes,
       a.hist.planes[p].roi_width = a.hist.planes[p].width;
       a.hist.planes[p].roi_height = a.hist.planes[p].height;
     }
+    hist = time_op (&f, op_histogram, &a);
     add_row ("histogram", format, w, h, constant ? "constant frame" :
-        "random frame", time_op (&f, op_histogram, &a), copy, 0);
+        "random frame", hist, copy, 0);
+    /* Zone metering, against the whole-frame histogram alone. */
+    if (!constant && all_modes) {
+      gst_hipf_zones_frame_init (&a.zones, &f.info, &f.layout, 16, 9, 4, 251,
+          FALSE);
+      CHECK (hipMalloc ((void **) &a.zone_words,
+              hipf_zones_words (&a.zones) * sizeof (guint32)));
+      add_row ("zones", format, w, h, "16x9 and the histogram, vs it alone",
+          time_op (&f, op_histogram_zones, &a), hist, 0);
+      CHECK (hipFree (a.zone_words));
+    }
     if (!constant) {
       for (r = 0; r < G_N_ELEMENTS (radii); r++)
         for (m = 0; m < G_N_ELEMENTS (border_nicks); m++) {

@@ -357,6 +357,48 @@ def check_fields(fields):
     return [str(c) for c in channels], hists, bins
 
 
+def zone_grid(fields):
+    """(cols, rows) of a message with zones, else None."""
+    zones, means = fields.get("zones"), fields.get("zone-mean")
+    if not zones or not means:
+        return None
+    try:
+        cols, rows = (int(v) for v in str(zones).split("x"))
+    except ValueError:
+        raise ValueError(f"zones '{zones}' is not COLSxROWS")
+    if cols * rows != len(means):
+        raise ValueError(f"{len(means)} zone means for {zones} zones")
+    return cols, rows
+
+
+def plot_zones(ax, fields, grid):
+    """The zones' mean luma as a heat map laid out as the frame (row-major,
+    top row first), each zone marked with its mean and, where it clips at
+    the top beyond 2 %, a red edge."""
+    from matplotlib.patches import Rectangle
+
+    cols, rows = grid
+    means = fields["zone-mean"]
+    high = fields.get("zone-clipped-high") or [0.0] * len(means)
+    cells = [means[j * cols:(j + 1) * cols] for j in range(rows)]
+    image = ax.imshow(cells, cmap="magma", vmin=0, vmax=255,
+                      extent=(0, cols, rows, 0), interpolation="nearest")
+    for j in range(rows):
+        for i in range(cols):
+            k = j * cols + i
+            if cols * rows <= 256:
+                ax.text(i + 0.5, j + 0.5, f"{means[k]:.0f}", ha="center",
+                        va="center", fontsize=7,
+                        color="white" if means[k] < 128 else "black")
+            if high[k] > 0.02:
+                ax.add_patch(Rectangle((i, j), 1, 1, fill=False,
+                                       edgecolor="red", linewidth=1.5))
+    ax.set_title(f"zone mean luma ({cols}x{rows})", fontsize=10)
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.figure.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
+
+
 def plot(fields, out, log=False, only=None, title=None, dpi=100):
     import matplotlib
     matplotlib.use("Agg")
@@ -374,7 +416,14 @@ def plot(fields, out, log=False, only=None, title=None, dpi=100):
 
     # Sample v is counted in bin v*bins/256: bin i covers [i*256/bins, (i+1)*256/bins).
     edges = [i * 256.0 / bins for i in range(bins + 1)]
-    fig, ax = plt.subplots(figsize=(10, 5.6), dpi=dpi)
+    grid = zone_grid(fields)
+    if grid:
+        fig, (ax, zax) = plt.subplots(
+            1, 2, figsize=(15, 5.6), dpi=dpi,
+            gridspec_kw={"width_ratios": [2, 1]})
+        plot_zones(zax, fields, grid)
+    else:
+        fig, ax = plt.subplots(figsize=(10, 5.6), dpi=dpi)
     cycle = iter(plt.rcParams["axes.prop_cycle"].by_key().get("color", ["#333333"]))
     ymax = 0
     for name, counts in zip(channels, hists):

@@ -302,6 +302,7 @@ def test_monitor_lines(texts):
 
 
 def test_plots(outdir, texts):
+    msgs_rgba = rgba_message()
     script = os.path.join(HERE, "plot-histogram.py")
     py = sys.executable
     jobs = [("rgba", []), ("rgba", ["--log"]), ("rgba-16bins", []),
@@ -316,6 +317,31 @@ def test_plots(outdir, texts):
               f"plot {name} {' '.join(extra)} -> {os.path.basename(out)} "
               f"(rc {rc}, {info}, {os.path.getsize(out) if info else 0} bytes)"
               + (f"\n{err}" if rc else ""))
+
+    # Zones: a heat map beside the histogram; a grid that does not match
+    # its means is an error.
+    def with_zones(zones, means, high):
+        return (serialize(msgs_rgba)[:-1] + f", zones=(string){zones}"
+                + ", zone-mean=(double)< " + ", ".join(f"(double){m!r}" for m in means)
+                + " >, zone-clipped-high=(double)< "
+                + ", ".join(f"(double){h!r}" for h in high) + " >;")
+    means = [float(16 * k + 3) for k in range(12)]
+    high = [0.0] * 11 + [0.25]
+    for name, zones, n in (("zones", "4x3", 12), ("zones-bad", "5x3", 12)):
+        st = Gst.Structure.new_from_string(with_zones(zones, means[:n], high[:n]))
+        check(st is not None, f"{name}: message with zones")
+        path = os.path.join(outdir, f"{name}.txt")
+        with open(path, "w") as f:
+            f.write(st.to_string() + "\n")
+        out = os.path.join(outdir, f"{name}.png")
+        rc, _, err = run([py, script, "--message", path, "-o", out])
+        if name == "zones":
+            check(rc == 0 and png_info(out) == (1500, 560),
+                  f"zones heat map beside the histogram (rc {rc}, "
+                  f"{png_info(out) if os.path.exists(out) else None})\n{err}")
+        else:
+            check(rc == 1 and "zone means" in err and "Traceback" not in err,
+                  f"mismatched zones rejected: {err.strip()}")
 
     # gst-launch-1.0 -m output: the last hiphistogram message counts.
     launch = os.path.join(outdir, "gst-launch-m.txt")
