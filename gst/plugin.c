@@ -8,6 +8,7 @@
 
 #include "gsthipallocator.h"
 #include "gsthipboxblur.h"
+#include "gsthipexposure.h"
 #include "gsthiphistogram.h"
 
 static gboolean
@@ -20,6 +21,7 @@ plugin_init (GstPlugin * plugin)
   gst_object_unref (gst_hip_host_allocator_get ());
   ret |= GST_ELEMENT_REGISTER (hipboxblur, plugin);
   ret |= GST_ELEMENT_REGISTER (hiphistogram, plugin);
+  ret |= GST_ELEMENT_REGISTER (hipexposure, plugin);
   return ret;
 }
 

@@ -17,6 +17,7 @@
 #include "boxblur/boxblur.h"
 #include "convert/packed422.h"
 #include "zones.h"
+#include "overlay/exposure.h"
 
 #ifdef __cplusplus
 extern "C" {

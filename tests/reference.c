@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "reference.h"
+#include "overlay/palette.h"
 
 const gchar *const ref_border_nicks[REF_N_BORDERS] = {
   "zero", "clamp", "mirror", "wrap", "valid",
@@ -377,4 +378,74 @@ ref_zones (const GstVideoFrame * frame, guint cols, guint rows, guint low,
         z->min = 0;
     }
   }
+}
+
+void
+ref_exposure_frame (const GstVideoFrame * in, GstVideoFrame * out,
+    const RefExposure * e)
+{
+  const GstVideoFormatInfo *finfo = in->info.finfo;
+  gboolean is_rgb = GST_VIDEO_INFO_IS_RGB (&in->info);
+  struct
+  {
+    uint8_t band_start[HIPF_EXPOSURE_BANDS];
+    uint8_t palette[HIPF_EXPOSURE_BANDS][6];
+  } pal;
+  RefHistogram *hist = g_new (RefHistogram, 1);
+  guint64 largest = 0, *counts;
+  guint heights[REF_HIST_VALUES], v, c;
+  gint x, y;
+
+  hipf_exposure_palette (pal.band_start, pal.palette);
+  ref_histogram_frame (in, 0, 0, 0, 0, hist);
+  counts = hist->counts[is_rgb ? hist->n_channels - 1 : 0];
+  for (v = 0; v < REF_HIST_VALUES; v++)
+    largest = MAX (largest, counts[v]);
+  for (v = 0; v < REF_HIST_VALUES; v++)
+    heights[v] = counts[v] * e->graph_height / MAX (largest, 1);
+  gst_video_frame_copy (out, in);
+
+  for (c = 0; c < MIN (GST_VIDEO_FRAME_N_COMPONENTS (in), 3); c++) {
+    /* R, G, B or Y, Cb, Cr: the palette's columns 0-2 or 3-5. */
+    guint role = is_rgb ? c : 3 + c;
+    gboolean chroma = !is_rgb && c > 0, luma_role = !is_rgb && c == 0;
+    guint ws = GST_VIDEO_FORMAT_INFO_W_SUB (finfo, c);
+    guint hs = GST_VIDEO_FORMAT_INFO_H_SUB (finfo, c);
+    guint8 *data = GST_VIDEO_FRAME_COMP_DATA (out, c);
+    gint stride = GST_VIDEO_FRAME_COMP_STRIDE (out, c);
+    gint ps = GST_VIDEO_FRAME_COMP_PSTRIDE (out, c);
+
+    for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (in, c); y++) {
+      for (x = 0; x < GST_VIDEO_FRAME_COMP_WIDTH (in, c); x++) {
+        gint lx = x << ws, ly = y << hs, gx, gy, band = 0, b;
+        guint luma = pixel_luma (in, lx, ly);
+        guint8 *p = data + y * stride + x * ps;
+        gint val = *p;
+        gboolean in_graph, bar;
+
+        for (b = 1; b < HIPF_EXPOSURE_BANDS; b++)
+          band += luma >= pal.band_start[b];
+        if (e->false_color)
+          val = pal.palette[band][role];
+        if (e->zebra && luma >= e->zebra_threshold
+            && ((lx + ly + (gint) e->frame) / 4) % 2 == 0)
+          val = chroma ? 128 : luma_role ? 16 : 0;
+        gx = lx - (gint) e->graph_x;
+        gy = ly - (gint) e->graph_y;
+        in_graph = e->graph && gx >= 0 && gx < (gint) e->graph_width
+            && gy >= 0 && gy < (gint) e->graph_height;
+        bar = in_graph && (gint) e->graph_height - 1 - gy <
+            (gint) heights[gx * REF_HIST_VALUES / e->graph_width];
+        if (in_graph) {
+          gint colour = chroma ? 128 : luma_role ? (bar ? 235 : 16) :
+              (bar ? 255 : 0);
+
+          val = ((gint) e->graph_opacity * colour +
+              (255 - (gint) e->graph_opacity) * val + 127) / 255;
+        }
+        *p = val;
+      }
+    }
+  }
+  g_free (hist);
 }

@@ -81,6 +81,18 @@ typedef struct
 void ref_histogram_stats (const guint64 * luma, guint low, guint high,
     guint target, RefStats * stats);
 
+/* What hipexposure draws (kernels/overlay/exposure.h has the rules). */
+typedef struct
+{
+  gboolean false_color, zebra, graph;
+  guint zebra_threshold, frame;
+  guint graph_x, graph_y, graph_width, graph_height, graph_opacity;
+} RefExposure;
+
+/* @out: @in with the overlay drawn, by the same integer rules. */
+void ref_exposure_frame (const GstVideoFrame * in, GstVideoFrame * out,
+    const RefExposure * e);
+
 /* One zone of a grid: luma statistics of the pixels in it. */
 typedef struct
 {

@@ -264,6 +264,88 @@ GST_START_TEST (test_zones)
 
 GST_END_TEST;
 
+/* The overlay's rules on frames whose answer is known: false colour of a
+ * constant frame is its band's colour, zebra stripes only the bright
+ * pixels of even stripes, and the graph of a constant frame is one full
+ * bar. */
+GST_START_TEST (test_exposure)
+{
+  GstVideoInfo info;
+  GstBuffer *in, *out;
+  GstVideoFrame fi, fo;
+  RefExposure e = { 0 };
+  guint8 *p;
+  gint x, y;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_RGBA, 40, 24);
+  in = gst_buffer_new_allocate (NULL, info.size, NULL);
+  out = gst_buffer_new_allocate (NULL, info.size, NULL);
+  fail_unless (gst_video_frame_map (&fi, &info, in, GST_MAP_WRITE));
+  fail_unless (gst_video_frame_map (&fo, &info, out, GST_MAP_WRITE));
+  /* Grey 100 (luma 100, the green band), the right half white. */
+  for (y = 0; y < 24; y++)
+    for (x = 0; x < 40; x++) {
+      p = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fi, 0) +
+          y * GST_VIDEO_FRAME_PLANE_STRIDE (&fi, 0) + 4 * x;
+      p[0] = p[1] = p[2] = x < 20 ? 100 : 255;
+      p[3] = 77;
+    }
+
+  e.false_color = TRUE;
+  ref_exposure_frame (&fi, &fo, &e);
+  p = GST_VIDEO_FRAME_PLANE_DATA (&fo, 0);
+  fail_unless (p[0] == 0 && p[1] == 200 && p[2] == 0 && p[3] == 77);
+  p += 4 * 30;
+  fail_unless (p[0] == 255 && p[1] == 0 && p[2] == 0, "white is red");
+
+  e.false_color = FALSE;
+  e.zebra = TRUE;
+  e.zebra_threshold = 235;
+  e.frame = 3;
+  ref_exposure_frame (&fi, &fo, &e);
+  for (y = 0; y < 24; y++)
+    for (x = 0; x < 40; x++) {
+      gboolean striped = x >= 20 && ((x + y + 3) / 4) % 2 == 0;
+
+      p = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fo, 0) +
+          y * GST_VIDEO_FRAME_PLANE_STRIDE (&fo, 0) + 4 * x;
+      fail_unless_equals_int (p[0], striped ? 0 : x < 20 ? 100 : 255);
+    }
+
+  /* Two values, 480 samples each: two bars as high as the box, opaque. */
+  e.zebra = FALSE;
+  e.graph = TRUE;
+  e.graph_x = e.graph_y = 0;
+  e.graph_width = 256;
+  e.graph_height = 16;
+  e.graph_opacity = 255;
+  gst_video_frame_unmap (&fi);
+  gst_video_frame_unmap (&fo);
+  gst_buffer_unref (in);
+  gst_buffer_unref (out);
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, 256, 16);
+  in = gst_buffer_new_allocate (NULL, info.size, NULL);
+  out = gst_buffer_new_allocate (NULL, info.size, NULL);
+  fail_unless (gst_video_frame_map (&fi, &info, in, GST_MAP_WRITE));
+  fail_unless (gst_video_frame_map (&fo, &info, out, GST_MAP_WRITE));
+  for (y = 0; y < 16; y++)
+    for (x = 0; x < 256; x++)
+      ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fi, 0))[y *
+          GST_VIDEO_FRAME_PLANE_STRIDE (&fi, 0) + x] = x < 128 ? 40 : 200;
+  ref_exposure_frame (&fi, &fo, &e);
+  for (y = 0; y < 16; y++)
+    for (x = 0; x < 256; x++)
+      fail_unless_equals_int (((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fo,
+                  0))[y * GST_VIDEO_FRAME_PLANE_STRIDE (&fo, 0) + x],
+          x == 40 || x == 200 ? 235 : 16);
+  gst_video_frame_unmap (&fi);
+  gst_video_frame_unmap (&fo);
+  gst_buffer_unref (in);
+  gst_buffer_unref (out);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_histogram_rgba)
 {
   static const guint8 px[] = { 255, 0, 0, 255, 0, 255, 0, 128,
@@ -378,6 +460,7 @@ reference_suite (void)
   tcase_add_test (tc, test_separable_equals_direct);
   tcase_add_test (tc, test_packed_422_as_y42b);
   tcase_add_test (tc, test_zones);
+  tcase_add_test (tc, test_exposure);
   tcase_add_test (tc, test_histogram_rgba);
   tcase_add_test (tc, test_histogram_chroma_roi);
   tcase_add_test (tc, test_histogram_stats);

@@ -1,0 +1,77 @@
+/* gst-hip-filters
+ * Copyright (C) 2026 gst-hip-filters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The exposure overlay (hipexposure): false colour by luma band, zebra
+ * stripes over bright samples, and a graph of the luma histogram, drawn
+ * into a frame's planes in integer arithmetic.
+ *
+ * Every decision reads the input's luma at a sample's luma position (a
+ * subsampled chroma sample: its block's top-left luma sample); luma is the
+ * Y sample, or (77 R + 150 G + 29 B + 128) >> 8. In order:
+ *  - false colour: each sample becomes its band's colour (R, G, B, or its
+ *    BT.601 limited-range Y', Cb, Cr);
+ *  - zebra: where luma >= the threshold and ((x + y + frame) / 4) is even,
+ *    black (R, G, B 0; Y 16, Cb and Cr 128);
+ *  - graph: inside its box, column c shows bin (c * 256 / width) of the
+ *    luma histogram as a bar (white: 255, or Y 235) of height
+ *    count * height / the largest count, over black (0, or Y 16; Cb and
+ *    Cr 128), blended at opacity a: (a * colour + (255 - a) * v + 127) / 255.
+ */
+#ifndef HIPF_EXPOSURE_H
+#define HIPF_EXPOSURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hipf-runtime.h"
+#include "overlay/palette.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+
+typedef enum {
+  HIPF_ROLE_KEEP, HIPF_ROLE_R, HIPF_ROLE_G, HIPF_ROLE_B, HIPF_ROLE_Y,
+  HIPF_ROLE_U, HIPF_ROLE_V,
+} HipfSampleRole;
+
+typedef struct {
+  size_t offset, pitch;
+  int width, height;
+  int channels;
+  int w_sub, h_sub;
+  int roles[4];                 /* HipfSampleRole of each channel */
+} HipfExposurePlane;
+
+typedef struct {
+  int n_planes;
+  HipfExposurePlane planes[3];
+  int luma_offset;              /* channel of luma in plane 0; -1: R, G, B */
+  int rgb_offset[3];
+  /* Band b covers luma from band_start[b]; its colour as R, G, B, Y, U, V. */
+  uint8_t band_start[HIPF_EXPOSURE_BANDS];
+  uint8_t palette[HIPF_EXPOSURE_BANDS][6];
+  int false_color;
+  int zebra, zebra_threshold;
+  unsigned frame;
+  int graph, graph_x, graph_y, graph_width, graph_height, graph_opacity;
+} HipfExposureFrame;
+
+/* Bar heights of the graph from the histogram buffer's half @counts
+ * (HIPF_HISTOGRAM_COPIES copies, the luma channel at @channel), into
+ * @heights (256 values). */
+hipError_t hipf_exposure_heights (const uint32_t * counts, int channel,
+    int height, uint16_t * heights, hipStream_t stream);
+
+/* Draws the overlay of @frame from @src into @dst (the same layout). */
+hipError_t hipf_exposure_draw (const HipfExposureFrame * frame,
+    const uint8_t * src, uint8_t * dst, const uint16_t * heights,
+    hipStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HIPF_EXPOSURE_H */

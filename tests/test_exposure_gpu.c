@@ -1,0 +1,126 @@
+/* gst-hip-filters
+ * Copyright (C) 2026 gst-hip-filters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * hipexposure against the CPU reference of the drawing: every format, each
+ * overlay alone and all together, two frames (the zebra moves), a box in
+ * a corner and one that the frame clips, and a box refused once caps are
+ * known.
+ */
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+
+#include "gpucheck.h"
+#include "reference.h"
+#include "testutil.h"
+
+#define WIDTH 45
+#define HEIGHT 23
+
+static void
+check_format (GstVideoFormat format, const RefExposure * e)
+{
+  gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
+      "framerate=30/1", gst_video_format_to_string (format), WIDTH, HEIGHT);
+  GstHarness *h = gst_harness_new ("hipexposure");
+  guint n;
+
+  g_object_set (h->element, "false-color", e->false_color, "zebra", e->zebra,
+      "zebra-threshold", e->zebra_threshold, "histogram", e->graph,
+      "histogram-x", e->graph_x, "histogram-y", e->graph_y,
+      "histogram-width", e->graph_width, "histogram-height", e->graph_height,
+      "histogram-opacity", e->graph_opacity, NULL);
+  gst_harness_set_caps_str (h, caps, caps);
+  for (n = 0; n < 2; n++) {
+    GstVideoInfo info, out_info;
+    GstBuffer *in = hipf_test_frame_new (format, WIDTH, HEIGHT, 3, &info);
+    GstBuffer *exp = gst_buffer_new_allocate (NULL, info.size, NULL);
+    GstBuffer *out;
+    GstVideoFrame fi, fe, fo;
+    RefExposure frame = *e;
+    gchar *where = NULL;
+
+    frame.frame = n;
+    fail_unless (gst_video_frame_map (&fi, &info, in, GST_MAP_READ));
+    fail_unless (gst_video_frame_map (&fe, &info, exp, GST_MAP_WRITE));
+    ref_exposure_frame (&fi, &fe, &frame);
+    gst_video_frame_unmap (&fi);
+    out = gst_harness_push_and_pull (h, in);
+    fail_unless (out != NULL);
+    gst_video_info_set_format (&out_info, format, WIDTH, HEIGHT);
+    fail_unless (gst_video_frame_map (&fo, &out_info, out, GST_MAP_READ));
+    fail_unless (hipf_test_frames_equal (&fo, &fe, &where),
+        "%s frame %u: %s (seed %u)", gst_video_format_to_string (format), n,
+        where, hipf_test_seed ());
+    gst_video_frame_unmap (&fo);
+    gst_video_frame_unmap (&fe);
+    gst_buffer_unref (out);
+    gst_buffer_unref (exp);
+  }
+  gst_harness_teardown (h);
+  g_free (caps);
+}
+
+GST_START_TEST (test_overlays)
+{
+  static const RefExposure cases[] = {
+    /* false colour, zebra, graph; threshold, frame; box, opacity */
+    {TRUE, FALSE, FALSE, 235, 0, 0, 0, 16, 16, 160},
+    {FALSE, TRUE, FALSE, 128, 0, 0, 0, 16, 16, 160},
+    {FALSE, FALSE, TRUE, 235, 0, 3, 2, 30, 17, 160},
+    {FALSE, FALSE, TRUE, 235, 0, 0, 0, 45, 23, 255},
+    /* Set before caps: taken, and clipped to the frame. */
+    {FALSE, FALSE, TRUE, 235, 0, 30, 10, 40, 20, 200},
+    {TRUE, TRUE, TRUE, 100, 0, 7, 5, 20, 16, 90},
+  };
+  guint f, c;
+
+  for (f = 0; f < hipf_test_n_formats; f++)
+    for (c = 0; c < G_N_ELEMENTS (cases); c++)
+      check_format (hipf_test_formats[f], &cases[c]);
+}
+
+GST_END_TEST;
+
+/* Once caps are known, a box that leaves the frame is refused, the old
+ * one kept. */
+GST_START_TEST (test_box_refused)
+{
+  GstHarness *h = gst_harness_new ("hipexposure");
+  GstVideoInfo info;
+  GstBuffer *out;
+  guint x;
+
+  gst_harness_set_caps_str (h, "video/x-raw,format=RGBA,width=64,height=48,"
+      "framerate=30/1", "video/x-raw,format=RGBA,width=64,height=48,"
+      "framerate=30/1");
+  g_object_set (h->element, "histogram-width", 32, "histogram-height", 16,
+      NULL);
+  out = gst_harness_push_and_pull (h, hipf_test_frame_new
+      (GST_VIDEO_FORMAT_RGBA, 64, 48, 0, &info));
+  fail_unless (out != NULL);
+  gst_buffer_unref (out);
+  ASSERT_WARNING (g_object_set (h->element, "histogram-x", 40, NULL));
+  g_object_get (h->element, "histogram-x", &x, NULL);
+  fail_unless_equals_int (x, 16);
+  g_object_set (h->element, "histogram-x", 32, NULL);
+  g_object_get (h->element, "histogram-x", &x, NULL);
+  fail_unless_equals_int (x, 32);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+static Suite *
+exposure_gpu_suite (void)
+{
+  Suite *s = suite_create ("hipexposure-gpu");
+  TCase *tc = tcase_create ("overlay");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_overlays);
+  tcase_add_test (tc, test_box_refused);
+  return s;
+}
+
+HIPF_GPU_CHECK_MAIN (exposure_gpu);
