@@ -106,6 +106,8 @@ typedef struct
   HipfBoxBlurPlan *plans[GST_VIDEO_MAX_PLANES];  /* made by time_blur */
   HipfZonesFrame zones;
   guint32 *zone_words;
+  HipfExposureFrame overlay;
+  guint16 *heights;
 } OpArgs;
 
 typedef void (*DevOp) (DevFrame * f, const guint8 * src, const OpArgs * a);
@@ -251,6 +253,50 @@ op_histogram_zones (DevFrame * f, const guint8 * src, const OpArgs * a)
   CHECK (hipf_zones (&a->zones, src, a->zone_words, f->stream));
 }
 
+/* hipexposure's work a frame with every overlay on: the histogram, the
+ * bar heights, and the drawing. */
+static void
+op_exposure (DevFrame * f, const guint8 * src, const OpArgs * a)
+{
+  gint half = f->counts_half;
+
+  op_histogram (f, src, a);
+  CHECK (hipf_exposure_heights (hipf_histogram_counts (f->counts, half),
+          a->hist.n_channels - 1, a->overlay.graph_height, a->heights,
+          f->stream));
+  CHECK (hipf_exposure_draw (&a->overlay, src, f->dst, a->heights,
+          f->stream));
+}
+
+/* The overlay of a four-byte RGB frame (RGBA and the like). */
+static void
+rgba_overlay (const DevFrame * f, HipfExposureFrame * o)
+{
+  const GstHipPlane *pl = &f->layout.planes[0];
+  guint c;
+
+  memset (o, 0, sizeof (*o));
+  hipf_exposure_palette (o->band_start, o->palette);
+  o->n_planes = 1;
+  o->planes[0].offset = pl->offset;
+  o->planes[0].pitch = pl->pitch;
+  o->planes[0].width = pl->width;
+  o->planes[0].height = pl->height;
+  o->planes[0].channels = pl->channels;
+  o->luma_offset = -1;
+  for (c = 0; c < 3; c++) {
+    o->planes[0].roles[GST_VIDEO_INFO_COMP_POFFSET (&f->info, c)] =
+        HIPF_ROLE_R + c;
+    o->rgb_offset[c] = GST_VIDEO_INFO_COMP_POFFSET (&f->info, c);
+  }
+  o->false_color = o->zebra = o->graph = 1;
+  o->zebra_threshold = 235;
+  o->graph_x = o->graph_y = 16;
+  o->graph_width = 512;
+  o->graph_height = 256;
+  o->graph_opacity = 160;
+}
+
 static const gchar *border_nicks[] = { "zero", "clamp", "mirror", "wrap",
   "valid"
 };
@@ -296,6 +342,11 @@ bench_device (GstVideoFormat format, gint w, gint h, gboolean all_modes,
       add_row ("zones", format, w, h, "16x9 and the histogram, vs it alone",
           time_op (&f, op_histogram_zones, &a), hist, 0);
       CHECK (hipFree (a.zone_words));
+      rgba_overlay (&f, &a.overlay);
+      CHECK (hipMalloc ((void **) &a.heights, 256 * sizeof (guint16)));
+      add_row ("exposure", format, w, h, "graph, zebra, false colour",
+          time_op (&f, op_exposure, &a), copy, 0);
+      CHECK (hipFree (a.heights));
     }
     if (!constant) {
       for (r = 0; r < G_N_ELEMENTS (radii); r++)
