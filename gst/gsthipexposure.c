@@ -105,15 +105,27 @@ update_passthrough (GstHipExposure * self)
   gst_hipf_filter_set_passthrough (GST_HIPF_FILTER (self), idle);
 }
 
-/* A box that leaves the negotiated frame is refused, the old one kept;
- * before caps, any is taken (and clipped to the frame when they come).
- * Call with the object lock held. */
+/* Once caps are known, a position or size that takes the box out of the
+ * frame along its own axis is refused, the old value kept. Only that axis
+ * is checked, so a box clipped on the other one (the default box on a
+ * small frame) can still be moved and resized one property at a time.
+ * Before caps, any box is taken and clipped when they come. Call with the
+ * object lock held. */
 static gboolean
-graph_fits (GstHipExposure * self, const Settings * s)
+graph_fits (GstHipExposure * self, const Settings * s, guint prop_id)
 {
-  return self->width == 0 || ((guint64) s->graph_x + s->graph_width <=
-      (guint64) self->width && (guint64) s->graph_y + s->graph_height <=
-      (guint64) self->height);
+  if (self->width == 0)
+    return TRUE;
+  switch (prop_id) {
+    case PROP_GRAPH_X:
+    case PROP_GRAPH_WIDTH:
+      return (guint64) s->graph_x + s->graph_width <= (guint64) self->width;
+    case PROP_GRAPH_Y:
+    case PROP_GRAPH_HEIGHT:
+      return (guint64) s->graph_y + s->graph_height <= (guint64) self->height;
+    default:
+      return TRUE;
+  }
 }
 
 static void
@@ -157,7 +169,7 @@ gst_hip_exposure_set_property (GObject * object, guint prop_id,
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
-  if (graph_fits (self, &s)) {
+  if (graph_fits (self, &s, prop_id)) {
     self->settings = s;
     GST_OBJECT_UNLOCK (self);
   } else {
@@ -395,8 +407,9 @@ gst_hip_exposure_class_init (GstHipExposureClass * klass)
           DEFAULT_HISTOGRAM, live));
   g_object_class_install_property (gobject_class, PROP_GRAPH_X,
       g_param_spec_uint ("histogram-x", "Histogram x",
-          "Left edge of the histogram box, in luma samples; a box that "
-          "leaves the frame is refused", 0, MAX_GRAPH, DEFAULT_GRAPH_X,
+          "Left edge of the histogram box, in luma samples; once caps are "
+          "set, a position or size that takes the box out of the frame is "
+          "refused", 0, MAX_GRAPH, DEFAULT_GRAPH_X,
           live));
   g_object_class_install_property (gobject_class, PROP_GRAPH_Y,
       g_param_spec_uint ("histogram-y", "Histogram y",

@@ -404,6 +404,16 @@ ref_exposure_frame (const GstVideoFrame * in, GstVideoFrame * out,
   for (v = 0; v < REF_HIST_VALUES; v++)
     heights[v] = counts[v] * e->graph_height / MAX (largest, 1);
   gst_video_frame_copy (out, in);
+  /* gst_video_frame_copy leaves the half-filled last macropixel of an odd
+   * packed 4:2:2 row (its Y1 and Cr); the drawing reads it. */
+  if (GST_VIDEO_FRAME_N_PLANES (in) == 1 && GST_VIDEO_FORMAT_INFO_W_SUB (finfo,
+          1) > 0 && GST_VIDEO_FRAME_WIDTH (in) % 2 != 0)
+    for (y = 0; y < GST_VIDEO_FRAME_HEIGHT (in); y++)
+      memcpy ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (out, 0) +
+          (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (out, 0),
+          (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (in, 0) +
+          (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (in, 0),
+          (gsize) GST_ROUND_UP_2 (GST_VIDEO_FRAME_WIDTH (in)) * 2);
 
   for (c = 0; c < MIN (GST_VIDEO_FRAME_N_COMPONENTS (in), 3); c++) {
     /* R, G, B or Y, Cb, Cr: the palette's columns 0-2 or 3-5. */

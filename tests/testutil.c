@@ -194,6 +194,10 @@ hipf_test_padding_unchanged (const GstVideoFrame * frame, const guint8 * orig)
 
     ref_plane_from_frame (frame, p, &plane, NULL, NULL);
     row = (gsize) plane.width * plane.channels;
+    /* Packed 4:2:2 rows end with a whole macropixel, odd widths too. */
+    if (GST_VIDEO_INFO_N_PLANES (&frame->info) == 1 &&
+        GST_VIDEO_FRAME_COMP_WIDTH (frame, 1) != GST_VIDEO_FRAME_WIDTH (frame))
+      row = (gsize) GST_ROUND_UP_2 (plane.width) * plane.channels;
     for (y = 0; y < plane.height; y++) {
       const guint8 *now = plane.data + (gsize) y * plane.stride + row;
       const guint8 *was = orig + (now - base);
