@@ -132,6 +132,10 @@ main (int argc, char **argv)
       {"hiphist", "hiphistogram frames-in-flight=4",
           "pinned in, 4 in flight", GST_VIDEO_FORMAT_YUY2, 3840, 2160, TRUE,
           LINK_UP},
+      /* 10-bit video as NVDEC decodes it. */
+      {"hipboxblur", "hipboxblur radius=6 frames-in-flight=4",
+          "pinned in, 4 in flight", GST_VIDEO_FORMAT_P010_10LE, 3840, 2160,
+          TRUE, LINK_BOTH},
     };
     /* Frames at a live pace: how long each stays in the element. */
     static const struct
@@ -162,6 +166,7 @@ main (int argc, char **argv)
     bench_device (GST_VIDEO_FORMAT_NV12, 3840, 2160, FALSE, &limits);
     bench_device (GST_VIDEO_FORMAT_RGB, 3840, 2160, FALSE, &limits);
     bench_device (GST_VIDEO_FORMAT_YUY2, 3840, 2160, FALSE, &limits);
+    bench_device (GST_VIDEO_FORMAT_P010_10LE, 3840, 2160, FALSE, &limits);
     bench_device (GST_VIDEO_FORMAT_RGBA, 1920, 1080, FALSE, &limits);
     if (split_radii) {
       bench_split_radii (GST_VIDEO_FORMAT_GRAY8, 3840, 2160, &limits);

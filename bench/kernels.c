@@ -57,7 +57,7 @@ dev_frame_init (DevFrame * f, GstVideoFormat format, gint w, gint h,
   for (p = 0; p < f->layout.n_planes; p++) {
     const GstHipPlane *pl = &f->layout.planes[p];
     HipfBoxBlurPlane bp = { pl->width, pl->height, pl->channels, 0, 0,
-      HIPF_BORDER_ZERO
+      HIPF_BORDER_ZERO, 0, pl->sample_bytes, pl->shift
     };
     scratch = MAX (scratch, hipf_box_blur_scratch_size (limits, &bp));
   }
@@ -223,7 +223,8 @@ time_blur (DevFrame * f, OpArgs * a)
     const GstHipPlane *pl = &f->layout.planes[p];
     HipfBoxBlurPlane bp = { pl->width, pl->height, pl->channels,
       (a->radius_x + (1 << pl->w_sub) - 1) >> pl->w_sub,
-      (a->radius_y + (1 << pl->h_sub) - 1) >> pl->h_sub, a->border, p > 0
+      (a->radius_y + (1 << pl->h_sub) - 1) >> pl->h_sub, a->border, p > 0,
+      pl->sample_bytes, pl->shift
     };
 
     CHECK (hipf_box_blur_plan_new (a->limits, &bp, &a->plans[p]));
@@ -310,7 +311,7 @@ bench_device (GstVideoFormat format, gint w, gint h, gboolean all_modes,
   OpArgs a = { limits };
   const gchar *names[HIPF_HISTOGRAM_MAX_CHANNELS];
   guint luma, r, m, p;
-  gdouble copy, hist;
+  gdouble copy, hist = 0;
   gint constant;
 
   for (constant = 0; constant < 2; constant++) {
@@ -325,14 +326,18 @@ bench_device (GstVideoFormat format, gint w, gint h, gboolean all_modes,
       add_row ("pack", format, w, h, "from Y42B planes",
           time_op (&f, op_pack, &a), copy, 0);
     }
-    gst_hip_video_histogram_init (&a.hist, names, &luma, &f.info, &f.layout);
-    for (p = 0; p < (guint) a.hist.n_planes; p++) {
-      a.hist.planes[p].roi_width = a.hist.planes[p].width;
-      a.hist.planes[p].roi_height = a.hist.planes[p].height;
+    /* The histogram takes 8-bit samples only. */
+    if (f.layout.planes[0].sample_bytes == 1) {
+      gst_hip_video_histogram_init (&a.hist, names, &luma, &f.info,
+          &f.layout);
+      for (p = 0; p < (guint) a.hist.n_planes; p++) {
+        a.hist.planes[p].roi_width = a.hist.planes[p].width;
+        a.hist.planes[p].roi_height = a.hist.planes[p].height;
+      }
+      hist = time_op (&f, op_histogram, &a);
+      add_row ("histogram", format, w, h, constant ? "constant frame" :
+          "random frame", hist, copy, 0);
     }
-    hist = time_op (&f, op_histogram, &a);
-    add_row ("histogram", format, w, h, constant ? "constant frame" :
-        "random frame", hist, copy, 0);
     /* Zone metering, against the whole-frame histogram alone. */
     if (!constant && all_modes) {
       gst_hipf_zones_frame_init (&a.zones, &f.info, &f.layout, 16, 9, 4, 251,

@@ -38,6 +38,7 @@
 #include <math.h>
 
 #include "gsthipboxblur.h"
+#include "gsthipmemorycaps.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_hip_box_blur_debug);
 #define GST_CAT_DEFAULT gst_hip_box_blur_debug
@@ -251,6 +252,8 @@ plane_params (const GstHipPlane * plane, gint rx, gint ry,
   params->width = plane->width;
   params->height = plane->height;
   params->channels = plane->channels;
+  params->sample_bytes = plane->sample_bytes;
+  params->shift = plane->shift;
   /* A plane subsampled by 2^s covers 2^s luma samples per sample. */
   params->radius_x = (rx + (1 << plane->w_sub) - 1) >> plane->w_sub;
   params->radius_y = (ry + (1 << plane->h_sub) - 1) >> plane->h_sub;
@@ -401,7 +404,8 @@ same_plane (const HipfBoxBlurPlane * a, const HipfBoxBlurPlane * b)
   return a->width == b->width && a->height == b->height
       && a->channels == b->channels && a->radius_x == b->radius_x
       && a->radius_y == b->radius_y && a->border == b->border
-      && a->after_plane == b->after_plane;
+      && a->after_plane == b->after_plane
+      && a->sample_bytes == b->sample_bytes && a->shift == b->shift;
 }
 
 /* The plan for plane @p of slice @slice with @params: the one kept, or a
@@ -467,6 +471,13 @@ gst_hip_box_blur_compute (GstHipfFilter * filter, guint index, guint slice,
   return TRUE;
 }
 
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_HIPF_CAPS_FOR (GST_HIP_VIDEO_FORMATS_ALL)));
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_HIPF_CAPS_FOR (GST_HIP_VIDEO_FORMATS_ALL)));
+
 static void
 gst_hip_box_blur_class_init (GstHipBoxBlurClass * klass)
 {
@@ -522,6 +533,10 @@ gst_hip_box_blur_class_init (GstHipBoxBlurClass * klass)
           "device output frame for slices)", GST_TYPE_STRUCTURE,
           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
+  /* The base class's templates, with the 16-bit formats only the blur
+   * takes. */
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class, "HIP box blur",
       "Filter/Effect/Video/Hardware",
       "Exact box blur of every plane on a HIP device",

@@ -28,11 +28,12 @@ typedef enum
 #else
 #define GST_HIPF_CUDA_CAPS
 #endif
-/* The elements' pad templates. */
-#define GST_HIPF_CAPS \
+/* The elements' pad templates for @formats, in every memory (CUDA memory
+ * only for the formats of GST_HIPF_CUDA_FORMATS). */
+#define GST_HIPF_CAPS_FOR(formats) \
   GST_VIDEO_CAPS_MAKE_WITH_FEATURES (GST_CAPS_FEATURE_MEMORY_HIPF_DEVICE, \
-      GST_HIP_VIDEO_FORMATS) "; " GST_HIPF_CUDA_CAPS \
-  GST_VIDEO_CAPS_MAKE (GST_HIP_VIDEO_FORMATS)
+      formats) "; " GST_HIPF_CUDA_CAPS GST_VIDEO_CAPS_MAKE (formats)
+#define GST_HIPF_CAPS GST_HIPF_CAPS_FOR (GST_HIP_VIDEO_FORMATS)
 
 GstHipfMemory gst_hipf_caps_memory (GstCaps * caps);
 

@@ -3,8 +3,9 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Frame layout and transfers shared by the elements: each plane of a video
- * frame becomes a tightly packed array of `channels`-sample pixels on the
- * device, whatever the strides of the system-memory frame.
+ * frame becomes a tightly packed array of `channels`-sample pixels (8- or
+ * 16-bit samples) on the device, whatever the strides of the
+ * system-memory frame.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -44,6 +45,7 @@ packed_layout_init (GstHipVideoLayout * layout, const GstVideoInfo * info)
     plane->width = p == 0 ? w : pairs;
     plane->height = h;
     plane->channels = 1;
+    plane->sample_bytes = 1;
     plane->w_sub = p == 0 ? 0 : 1;
     plane->h_sub = 0;
     plane->pitch = GST_ROUND_UP_N ((gsize) plane->width,
@@ -83,11 +85,14 @@ gst_hip_video_layout_init (GstHipVideoLayout * layout,
     }
     plane->width = GST_VIDEO_INFO_COMP_WIDTH (info, c);
     plane->height = GST_VIDEO_INFO_COMP_HEIGHT (info, c);
-    plane->channels = GST_VIDEO_INFO_COMP_PSTRIDE (info, c);
+    plane->sample_bytes = GST_VIDEO_FORMAT_INFO_DEPTH (finfo, c) > 8 ? 2 : 1;
+    plane->shift = GST_VIDEO_FORMAT_INFO_SHIFT (finfo, c);
+    plane->channels = GST_VIDEO_INFO_COMP_PSTRIDE (info, c) /
+        plane->sample_bytes;
     plane->w_sub = GST_VIDEO_FORMAT_INFO_W_SUB (finfo, c);
     plane->h_sub = GST_VIDEO_FORMAT_INFO_H_SUB (finfo, c);
     /* Rows and planes aligned for the kernels' 16-byte accesses. */
-    plane->pitch = GST_ROUND_UP_N ((gsize) plane->width * plane->channels,
+    plane->pitch = GST_ROUND_UP_N (gst_hip_plane_row_bytes (plane),
         GST_HIP_VIDEO_ROW_ALIGN);
     plane->offset = offset;
     offset = GST_ROUND_UP_N (offset + plane->pitch * plane->height,
@@ -121,7 +126,7 @@ gst_hip_video_frame_fits (const GstHipVideoLayout * layout,
     const GstMapInfo *map = frame->meta ? &frame->map[p] : &frame->map[0];
     const guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (frame, p);
     gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, p);
-    gsize row = (gsize) plane->width * plane->channels;
+    gsize row = gst_hip_plane_row_bytes (plane);
     guint64 end;
 
     if (stride < 0 || (gsize) stride < row || data < map->data)
@@ -168,9 +173,9 @@ copy_rows (GstHipDevice * dev, hipStream_t stream,
     dev_rows = device + plane->offset + plane->pitch * a;
     if (!(in ?
             gst_hip_device_copy_2d (dev, stream, dev_rows, plane->pitch, host,
-                stride, (gsize) plane->width * plane->channels, b - a, kind) :
+                stride, gst_hip_plane_row_bytes (plane), b - a, kind) :
             gst_hip_device_copy_2d (dev, stream, host, stride, dev_rows,
-                plane->pitch, (gsize) plane->width * plane->channels, b - a,
+                plane->pitch, gst_hip_plane_row_bytes (plane), b - a,
                 kind)))
       return FALSE;
   }
@@ -285,7 +290,8 @@ gst_hip_video_histogram_init (HipfHistogramFrame * f, const gchar ** names,
     f->planes[p].pitch = layout->planes[p].pitch;
     f->planes[p].width = layout->planes[p].width;
     f->planes[p].height = layout->planes[p].height;
-    f->planes[p].pixel_stride = layout->planes[p].channels;
+    f->planes[p].pixel_stride = layout->planes[p].channels *
+        layout->planes[p].sample_bytes;
     f->planes[p].luma_channel = -1;
   }
 

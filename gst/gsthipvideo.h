@@ -10,10 +10,16 @@
 
 G_BEGIN_DECLS
 
-/* Every format both elements take: 8 bits per sample, packed or planar. */
-#define GST_HIP_VIDEO_FORMATS "{ GRAY8, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, " \
+/* The formats of 8 bits a sample, packed or planar: every element takes
+ * them. */
+#define GST_HIP_VIDEO_FORMATS_8 "GRAY8, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, " \
     "xRGB, xBGR, RGB, BGR, AYUV, I420, YV12, NV12, NV21, Y444, Y42B, " \
-    "YUY2, UYVY, YVYU }"
+    "YUY2, UYVY, YVYU"
+#define GST_HIP_VIDEO_FORMATS "{ " GST_HIP_VIDEO_FORMATS_8 " }"
+/* And those of 16-bit samples, which hipboxblur takes too. */
+#define GST_HIP_VIDEO_FORMATS_16 "GRAY16_LE, P010_10LE, I420_10LE"
+#define GST_HIP_VIDEO_FORMATS_ALL "{ " GST_HIP_VIDEO_FORMATS_8 ", " \
+    GST_HIP_VIDEO_FORMATS_16 " }"
 
 #define GST_HIP_VIDEO_ROW_ALIGN 16
 #define GST_HIP_VIDEO_PLANE_ALIGN 256
@@ -24,10 +30,19 @@ typedef struct
   gint width;                   /* pixels */
   gint height;
   gint channels;                /* interleaved samples per pixel */
+  gint sample_bytes;            /* 1, or 2 for 16-bit samples */
+  gint shift;                   /* low bits below the sample's (P010: 6) */
   guint w_sub, h_sub;           /* log2 of the subsampling */
   gsize offset;                 /* into the packed device copy of the frame */
-  gsize pitch;                  /* width * channels rounded up to ROW_ALIGN */
+  gsize pitch;                  /* row bytes rounded up to ROW_ALIGN */
 } GstHipPlane;
+
+/* Bytes of a plane's row of samples. */
+static inline gsize
+gst_hip_plane_row_bytes (const GstHipPlane * plane)
+{
+  return (gsize) plane->width * plane->channels * plane->sample_bytes;
+}
 
 /* A frame as the kernels see it: planes one after the other, rows and
  * planes aligned. */

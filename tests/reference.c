@@ -38,10 +38,34 @@ ref_border_index (gint i, gint n, RefBorder mode)
   }
 }
 
-static guint8
+static guint64
 rounded_mean (guint64 sum, guint64 n)
 {
-  return (guint8) ((sum + n / 2) / n);
+  return (sum + n / 2) / n;
+}
+
+/* Sample c of pixel x of row y. */
+static guint
+sample_get (const RefPlane * p, gint x, gint y, gint c)
+{
+  const guint8 *at = p->data + (gsize) y * p->stride;
+
+  if (p->sample_bytes == 2)
+    return GST_READ_UINT16_LE (at + 2 * ((gsize) x * p->channels + c)) >>
+        p->shift;
+  return at[(gsize) x * p->channels + c];
+}
+
+static void
+sample_set (const RefPlane * p, gint x, gint y, gint c, guint64 v)
+{
+  guint8 *at = p->data + (gsize) y * p->stride;
+
+  if (p->sample_bytes == 2)
+    GST_WRITE_UINT16_LE (at + 2 * ((gsize) x * p->channels + c),
+        (guint16) (v << p->shift));
+  else
+    at[(gsize) x * p->channels + c] = (guint8) v;
 }
 
 void
@@ -61,13 +85,12 @@ ref_box_blur_plane_direct (const RefPlane * src, const RefPlane * dst,
             gint sx = ref_border_index (x + dx, src->width, mode);
 
             if (sx >= 0 && sy >= 0)
-              sum += src->data[sy * src->stride + sx * src->channels + c];
+              sum += sample_get (src, sx, sy, c);
             if (mode != REF_BORDER_VALID || (sx >= 0 && sy >= 0))
               n++;
           }
         }
-        dst->data[y * dst->stride + x * dst->channels + c] =
-            rounded_mean (sum, n);
+        sample_set (dst, x, y, c, rounded_mean (sum, n));
       }
     }
   }
@@ -95,7 +118,7 @@ ref_box_blur_plane (const RefPlane * src, const RefPlane * dst, gint rx,
         gint sx = ref_border_index (x + d, w, mode);
         if (sx >= 0)
           for (c = 0; c < ch; c++)
-            sum[c] += src->data[y * src->stride + sx * ch + c];
+            sum[c] += sample_get (src, sx, y, c);
       }
     }
   }
@@ -112,8 +135,7 @@ ref_box_blur_plane (const RefPlane * src, const RefPlane * dst, gint rx,
           if (sy >= 0)
             sum += rows[((gsize) sy * w + x) * ch + c];
         }
-        dst->data[y * dst->stride + x * ch + c] =
-            rounded_mean (sum, count_x[x] * count_y);
+        sample_set (dst, x, y, c, rounded_mean (sum, count_x[x] * count_y));
       }
     }
   }
@@ -135,7 +157,11 @@ ref_plane_from_frame (const GstVideoFrame * frame, guint p, RefPlane * plane,
   plane->stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, p);
   plane->width = GST_VIDEO_FRAME_COMP_WIDTH (frame, c);
   plane->height = GST_VIDEO_FRAME_COMP_HEIGHT (frame, c);
-  plane->channels = GST_VIDEO_FRAME_COMP_PSTRIDE (frame, c);
+  plane->sample_bytes = GST_VIDEO_FORMAT_INFO_DEPTH (finfo, c) > 8 ? 2 : 1;
+  plane->shift = plane->sample_bytes == 2 ?
+      GST_VIDEO_FORMAT_INFO_SHIFT (finfo, c) : 0;
+  plane->channels = GST_VIDEO_FRAME_COMP_PSTRIDE (frame, c) /
+      plane->sample_bytes;
   if (w_sub)
     *w_sub = GST_VIDEO_FORMAT_INFO_W_SUB (finfo, c);
   if (h_sub)
@@ -174,12 +200,37 @@ blur_component (const GstVideoFrame * in, GstVideoFrame * out, guint comp,
   g_free (b);
 }
 
+/* gst_video_frame_copy, and the half-filled last macropixel of an odd
+ * packed 4:2:2 row (its Y1 and Cr), which that leaves. */
+static void
+frame_copy (GstVideoFrame * out, const GstVideoFrame * in)
+{
+  gint y;
+
+  gst_video_frame_copy (out, in);
+  if (GST_VIDEO_FRAME_N_PLANES (in) == 1 &&
+      GST_VIDEO_FORMAT_INFO_W_SUB (in->info.finfo, 1) > 0 &&
+      GST_VIDEO_FRAME_WIDTH (in) % 2 != 0)
+    for (y = 0; y < GST_VIDEO_FRAME_HEIGHT (in); y++)
+      memcpy ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (out, 0) +
+          (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (out, 0),
+          (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (in, 0) +
+          (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (in, 0),
+          (gsize) GST_ROUND_UP_2 (GST_VIDEO_FRAME_WIDTH (in)) * 2);
+}
+
 void
 ref_box_blur_frame (const GstVideoFrame * in, GstVideoFrame * out, gint rx,
     gint ry, RefBorder mode)
 {
   guint p;
 
+  /* No window at all: the element passes the frame through untouched,
+   * P010's low bits too. */
+  if (rx == 0 && ry == 0) {
+    frame_copy (out, in);
+    return;
+  }
   switch (GST_VIDEO_FRAME_FORMAT (in)) {
     case GST_VIDEO_FORMAT_YUY2:
     case GST_VIDEO_FORMAT_UYVY:
@@ -403,17 +454,7 @@ ref_exposure_frame (const GstVideoFrame * in, GstVideoFrame * out,
     largest = MAX (largest, counts[v]);
   for (v = 0; v < REF_HIST_VALUES; v++)
     heights[v] = counts[v] * e->graph_height / MAX (largest, 1);
-  gst_video_frame_copy (out, in);
-  /* gst_video_frame_copy leaves the half-filled last macropixel of an odd
-   * packed 4:2:2 row (its Y1 and Cr); the drawing reads it. */
-  if (GST_VIDEO_FRAME_N_PLANES (in) == 1 && GST_VIDEO_FORMAT_INFO_W_SUB (finfo,
-          1) > 0 && GST_VIDEO_FRAME_WIDTH (in) % 2 != 0)
-    for (y = 0; y < GST_VIDEO_FRAME_HEIGHT (in); y++)
-      memcpy ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (out, 0) +
-          (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (out, 0),
-          (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (in, 0) +
-          (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (in, 0),
-          (gsize) GST_ROUND_UP_2 (GST_VIDEO_FRAME_WIDTH (in)) * 2);
+  frame_copy (out, in);
 
   for (c = 0; c < MIN (GST_VIDEO_FRAME_N_COMPONENTS (in), 3); c++) {
     /* R, G, B or Y, Cb, Cr: the palette's columns 0-2 or 3-5. */

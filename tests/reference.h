@@ -23,7 +23,9 @@ typedef enum
 /* The element's nick for each RefBorder, in order. */
 extern const gchar *const ref_border_nicks[REF_N_BORDERS];
 
-/* One plane: `channels` 8-bit samples interleaved per pixel. */
+/* One plane: `channels` samples interleaved per pixel, of 8 bits, or of
+ * 16 (sample_bytes 2, little-endian) read as v >> shift and written as
+ * m << shift. */
 typedef struct
 {
   guint8 *data;
@@ -31,7 +33,17 @@ typedef struct
   gint width;
   gint height;
   gint channels;
+  gint sample_bytes;            /* 0 or 1: 8-bit */
+  gint shift;
 } RefPlane;
+
+/* Bytes of a row's samples. */
+static inline gsize
+ref_plane_row_bytes (const RefPlane * plane)
+{
+  return (gsize) plane->width * plane->channels *
+      (plane->sample_bytes == 2 ? 2 : 1);
+}
 
 /* Position in [0, n) that the border-extended signal shows at i, or -1. */
 gint ref_border_index (gint i, gint n, RefBorder mode);

@@ -111,7 +111,8 @@ GST_END_TEST;
 
 GST_START_TEST (test_caps)
 {
-  hipf_test_check_caps ("hipboxblur");
+  hipf_test_check_caps ("hipboxblur", hipf_test_blur_formats,
+      hipf_test_n_blur_formats);
 }
 
 GST_END_TEST;

@@ -151,16 +151,16 @@ GST_START_TEST (test_small_frames)
   static const Size sizes[] = { {1, 1}, {2, 3}, {33, 17}, {1, 9}, {9, 1} };
   guint f, s, m, r;
 
-  for (f = 0; f < hipf_test_n_formats; f++) {
+  for (f = 0; f < hipf_test_n_blur_formats; f++) {
     for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
       const Size *sz = &sizes[s];
       gint radii[] = { 0, 1, 6, 50, MAX (sz->width, sz->height) + 3 };
-      GstHarness *h = harness_for (hipf_test_formats[f], sz->width,
+      GstHarness *h = harness_for (hipf_test_blur_formats[f], sz->width,
           sz->height);
 
       for (m = 0; m < REF_N_BORDERS; m++)
         for (r = 0; r < G_N_ELEMENTS (radii); r++)
-          check_frame (h, hipf_test_formats[f], sz->width, sz->height, 0,
+          check_frame (h, hipf_test_blur_formats[f], sz->width, sz->height, 0,
               radii[r], radii[r], m);
       gst_harness_teardown (h);
     }
@@ -177,14 +177,14 @@ GST_START_TEST (test_anisotropic)
   static const gint radii[][2] = { {0, 4}, {5, 0}, {2, 9}, {40, 1}, {1, 300} };
   guint f, s, m, r;
 
-  for (f = 0; f < hipf_test_n_formats; f++) {
+  for (f = 0; f < hipf_test_n_blur_formats; f++) {
     for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
-      GstHarness *h = harness_for (hipf_test_formats[f], sizes[s].width,
+      GstHarness *h = harness_for (hipf_test_blur_formats[f], sizes[s].width,
           sizes[s].height);
 
       for (m = 0; m < REF_N_BORDERS; m++)
         for (r = 0; r < G_N_ELEMENTS (radii); r++)
-          check_frame (h, hipf_test_formats[f], sizes[s].width,
+          check_frame (h, hipf_test_blur_formats[f], sizes[s].width,
               sizes[s].height, 0, radii[r][0], radii[r][1], m);
       gst_harness_teardown (h);
     }
@@ -197,8 +197,8 @@ GST_START_TEST (test_vga)
 {
   guint f, m;
 
-  for (f = 0; f < hipf_test_n_formats; f++) {
-    GstVideoFormat fmt = hipf_test_formats[f];
+  for (f = 0; f < hipf_test_n_blur_formats; f++) {
+    GstVideoFormat fmt = hipf_test_blur_formats[f];
     GstHarness *h = harness_for (fmt, 640, 480);
 
     for (m = 0; m < REF_N_BORDERS; m++) {
@@ -369,19 +369,48 @@ GST_START_TEST (test_bright_frames)
 
 GST_END_TEST;
 
+/* 16-bit samples at the largest radius: a window of 4001 x 4001 samples
+ * of 65 535 sums to about 2^40, which 32 bits would wrap. Frames of
+ * 0xffff words, bright ones and random ones, with random low bits that
+ * P010 drops. */
+GST_START_TEST (test_wide_samples)
+{
+  static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_GRAY16_LE,
+    GST_VIDEO_FORMAT_P010_10LE, GST_VIDEO_FORMAT_I420_10LE
+  };
+  static const gint radii[][2] = { {HIPF_BOX_BLUR_MAX_RADIUS,
+          HIPF_BOX_BLUR_MAX_RADIUS}, {3, HIPF_BOX_BLUR_MAX_RADIUS},
+  {HIPF_BOX_BLUR_MAX_RADIUS, 0}, {7, 5}
+  };
+  guint f, m, r, fill;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    GstHarness *h = harness_for (formats[f], 67, 45);
+
+    for (fill = FRAME_RANDOM; fill <= FRAME_WHITE; fill++)
+      for (m = 0; m < REF_N_BORDERS; m++)
+        for (r = 0; r < G_N_ELEMENTS (radii); r++)
+          check_filled_frame (h, formats[f], 67, 45, 3, radii[r][0],
+              radii[r][1], m, fill);
+    gst_harness_teardown (h);
+  }
+}
+
+GST_END_TEST;
+
 /* Input strides padded through the video meta. */
 GST_START_TEST (test_padded_input)
 {
   static const Size sizes[] = { {33, 17}, {181, 97} };
   guint f, s, m;
 
-  for (f = 0; f < hipf_test_n_formats; f++) {
+  for (f = 0; f < hipf_test_n_blur_formats; f++) {
     for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
-      GstHarness *h = harness_for (hipf_test_formats[f], sizes[s].width,
+      GstHarness *h = harness_for (hipf_test_blur_formats[f], sizes[s].width,
           sizes[s].height);
 
       for (m = 0; m < REF_N_BORDERS; m++)
-        check_frame (h, hipf_test_formats[f], sizes[s].width,
+        check_frame (h, hipf_test_blur_formats[f], sizes[s].width,
             sizes[s].height, g_rand_int_range (hipf_test_rand (), 1, 68), 3,
             2, m);
       gst_harness_teardown (h);
@@ -397,8 +426,8 @@ GST_START_TEST (test_padded_output)
 {
   guint f, m;
 
-  for (f = 0; f < hipf_test_n_formats; f++) {
-    GstVideoFormat fmt = hipf_test_formats[f];
+  for (f = 0; f < hipf_test_n_blur_formats; f++) {
+    GstVideoFormat fmt = hipf_test_blur_formats[f];
     GstHarness *h = harness_for (fmt, 45, 23);
     GstVideoFilterClass *klass;
 
@@ -2025,8 +2054,8 @@ GST_START_TEST (test_slices)
   static const gint radii[][2] = { {1, 1}, {2, 3}, {6, 6}, {1, 20}, {9, 40} };
   guint f, s, c, m, r;
 
-  for (f = 0; f < hipf_test_n_formats; f++) {
-    GstVideoFormat fmt = hipf_test_formats[f];
+  for (f = 0; f < hipf_test_n_blur_formats; f++) {
+    GstVideoFormat fmt = hipf_test_blur_formats[f];
     const GstVideoFormatInfo *finfo = gst_video_format_get_info (fmt);
     guint sub = GST_VIDEO_FORMAT_INFO_H_SUB (finfo,
         GST_VIDEO_FORMAT_INFO_N_COMPONENTS (finfo) - 1);
@@ -2158,6 +2187,7 @@ boxblur_gpu_suite (void)
   tcase_add_test (tc, test_full_hd);
   tcase_add_test (tc, test_wide_rows);
   tcase_add_test (tc, test_bright_frames);
+  tcase_add_test (tc, test_wide_samples);
   tcase_add_test (tc, test_tall_bands);
   tcase_add_test (tc, test_cut_windows);
   tcase_add_test (tc, test_dependent_launches);

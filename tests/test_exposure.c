@@ -62,7 +62,8 @@ GST_END_TEST;
 
 GST_START_TEST (test_caps)
 {
-  hipf_test_check_caps ("hipexposure");
+  hipf_test_check_caps ("hipexposure", hipf_test_formats,
+      hipf_test_n_formats);
 }
 
 GST_END_TEST;

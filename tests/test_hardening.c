@@ -268,8 +268,9 @@ GST_END_TEST;
 static const gchar *const refused_caps[] = {
   "video/x-raw,format=RGB16,width=64,height=48,framerate=30/1",
   "video/x-raw,format=BGR16,width=64,height=48,framerate=30/1",
-  "video/x-raw,format=GRAY16_LE,width=64,height=48,framerate=30/1",
-  "video/x-raw,format=P010_10LE,width=64,height=48,framerate=30/1",
+  "video/x-raw,format=GRAY16_BE,width=64,height=48,framerate=30/1",
+  "video/x-raw,format=P012_LE,width=64,height=48,framerate=30/1",
+  "video/x-raw,format=I420_12LE,width=64,height=48,framerate=30/1",
   "video/x-raw,format=v210,width=64,height=48,framerate=30/1",
   "video/x-raw,format=VYUY,width=64,height=48,framerate=30/1",
   "video/x-raw,format=Y41B,width=64,height=48,framerate=30/1",

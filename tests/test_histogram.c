@@ -112,7 +112,8 @@ GST_END_TEST;
 
 GST_START_TEST (test_caps)
 {
-  hipf_test_check_caps ("hiphistogram");
+  hipf_test_check_caps ("hiphistogram", hipf_test_formats,
+      hipf_test_n_formats);
 }
 
 GST_END_TEST;

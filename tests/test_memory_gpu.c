@@ -97,15 +97,18 @@ GST_START_TEST (test_blur_paths)
   GRand *rand = hipf_test_rand ();
   guint f, path;
 
-  for (f = 0; f < hipf_test_n_formats; f++) {
-    GstVideoFormat fmt = hipf_test_formats[f];
+  for (f = 0; f < hipf_test_n_blur_formats; f++) {
+    GstVideoFormat fmt = hipf_test_blur_formats[f];
+    /* The histogram takes 8-bit formats only. */
+    gboolean wide = GST_VIDEO_FORMAT_INFO_DEPTH (gst_video_format_get_info
+        (fmt), 0) > 8;
 
     for (path = 0; path < 4; path++) {
       gboolean in_dev = path >= 2, out_dev = path % 2;
       RefBorder mode = g_rand_int_range (rand, 0, REF_N_BORDERS);
       GstHarness *h = hipf_test_path_harness ("hipboxblur name=e "
-          "radius-x=3 radius-y=2", UPLOAD_BY_HISTOGRAM, fmt, WIDTH, HEIGHT,
-          in_dev, out_dev);
+          "radius-x=3 radius-y=2", wide ? UPLOAD_BY_BLUR :
+          UPLOAD_BY_HISTOGRAM, fmt, WIDTH, HEIGHT, in_dev, out_dev);
       GstVideoInfo info;
       GstBuffer *in = hipf_test_frame_new (fmt, WIDTH, HEIGHT, PADDING, &info);
       GstBuffer *out, *exp;

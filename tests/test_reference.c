@@ -150,6 +150,68 @@ GST_START_TEST (test_separable_equals_direct)
 
 GST_END_TEST;
 
+/* The same for 16-bit samples, whole and with P010's six low bits
+ * dropped. */
+GST_START_TEST (test_separable_equals_direct_16)
+{
+  GRand *rand = hipf_test_rand ();
+  gint iter;
+
+  for (iter = 0; iter < 200; iter++) {
+    gint w = g_rand_int_range (rand, 1, 13), h = g_rand_int_range (rand, 1, 13);
+    gint ch = g_rand_int_range (rand, 1, 3), shift = iter % 2 ? 6 : 0;
+    gint rx = g_rand_int_range (rand, 0, 16), ry = g_rand_int_range (rand, 0,
+        16);
+    RefBorder m = g_rand_int_range (rand, 0, REF_N_BORDERS);
+    gint stride = 2 * w * ch + 2 * g_rand_int_range (rand, 0, 3);
+    guint8 *in = g_malloc (stride * h), *a = g_malloc0 (stride * h),
+        *b = g_malloc0 (stride * h);
+    RefPlane src = { in, stride, w, h, ch, 2, shift };
+    RefPlane da = { a, stride, w, h, ch, 2, shift };
+    RefPlane db = { b, stride, w, h, ch, 2, shift };
+    gint i;
+
+    for (i = 0; i < stride * h; i++)
+      in[i] = g_rand_int (rand);
+    ref_box_blur_plane_direct (&src, &da, rx, ry, m);
+    ref_box_blur_plane (&src, &db, rx, ry, m);
+    fail_unless (memcmp (a, b, stride * h) == 0,
+        "%dx%d ch %d shift %d r %d,%d %s (seed %u)", w, h, ch, shift, rx, ry,
+        ref_border_nicks[m], hipf_test_seed ());
+    g_free (in);
+    g_free (a);
+    g_free (b);
+  }
+}
+
+GST_END_TEST;
+
+/* 16-bit means by hand: no sample is cut to 8 bits, and P010's low bits
+ * are dropped before the mean and zero after it. */
+GST_START_TEST (test_16bit_by_hand)
+{
+  guint8 in[4], out[4];
+  RefPlane src = { in, 4, 2, 1, 1, 2, 0 }, dst = { out, 4, 2, 1, 1, 2, 0 };
+
+  /* 65 535 and 65 534, radius 1, clamp: (2 * 65535 + 65534 + 1) / 3 and
+   * (65535 + 2 * 65534 + 1) / 3. */
+  GST_WRITE_UINT16_LE (in, 65535);
+  GST_WRITE_UINT16_LE (in + 2, 65534);
+  ref_box_blur_plane_direct (&src, &dst, 1, 0, REF_BORDER_CLAMP);
+  fail_unless_equals_int (GST_READ_UINT16_LE (out), 65535);
+  fail_unless_equals_int (GST_READ_UINT16_LE (out + 2), 65534);
+  /* P010: 0xffff is 1023 and 0x003f is 0: (1023 + 1023 + 0 + 1) / 3 = 682
+   * and (1023 + 0 + 0 + 1) / 3 = 341, stored six bits up. */
+  src.shift = dst.shift = 6;
+  GST_WRITE_UINT16_LE (in, 0xffff);
+  GST_WRITE_UINT16_LE (in + 2, 0x003f);
+  ref_box_blur_plane_direct (&src, &dst, 1, 0, REF_BORDER_CLAMP);
+  fail_unless_equals_int (GST_READ_UINT16_LE (out), 682 << 6);
+  fail_unless_equals_int (GST_READ_UINT16_LE (out + 2), 341 << 6);
+}
+
+GST_END_TEST;
+
 /* 2x2 RGBA: every channel and the luma by hand. */
 /* Packed 4:2:2 blurs as the same samples laid out as Y42B do: each
  * component apart, chroma with half the horizontal radius. */
@@ -458,6 +520,8 @@ reference_suite (void)
   tcase_add_test (tc, test_2d_corner);
   tcase_add_test (tc, test_channels_apart);
   tcase_add_test (tc, test_separable_equals_direct);
+  tcase_add_test (tc, test_separable_equals_direct_16);
+  tcase_add_test (tc, test_16bit_by_hand);
   tcase_add_test (tc, test_packed_422_as_y42b);
   tcase_add_test (tc, test_zones);
   tcase_add_test (tc, test_exposure);

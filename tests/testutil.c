@@ -21,6 +21,19 @@ const GstVideoFormat hipf_test_formats[] = {
 };
 const guint hipf_test_n_formats = G_N_ELEMENTS (hipf_test_formats);
 
+const GstVideoFormat hipf_test_blur_formats[] = {
+  GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRA,
+  GST_VIDEO_FORMAT_ARGB, GST_VIDEO_FORMAT_ABGR, GST_VIDEO_FORMAT_RGBx,
+  GST_VIDEO_FORMAT_BGRx, GST_VIDEO_FORMAT_xRGB, GST_VIDEO_FORMAT_xBGR,
+  GST_VIDEO_FORMAT_RGB, GST_VIDEO_FORMAT_BGR, GST_VIDEO_FORMAT_AYUV,
+  GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_YV12, GST_VIDEO_FORMAT_NV12,
+  GST_VIDEO_FORMAT_NV21, GST_VIDEO_FORMAT_Y444, GST_VIDEO_FORMAT_Y42B,
+  GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_UYVY, GST_VIDEO_FORMAT_YVYU,
+  GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_P010_10LE,
+  GST_VIDEO_FORMAT_I420_10LE,
+};
+const guint hipf_test_n_blur_formats = G_N_ELEMENTS (hipf_test_blur_formats);
+
 guint32
 hipf_test_seed (void)
 {
@@ -84,7 +97,7 @@ hipf_test_frame_new_with_rand (GRand * rand, GstVideoFormat format,
 
       dummy.info = *info;
       ref_plane_from_frame (&dummy, p, &plane, NULL, NULL);
-      info->stride[p] = plane.width * plane.channels + padding;
+      info->stride[p] = ref_plane_row_bytes (&plane) + padding;
       info->offset[p] = offset;
       offset += (gsize) info->stride[p] * plane.height;
     }
@@ -160,21 +173,27 @@ hipf_test_frames_equal (const GstVideoFrame * got,
       const guint8 *ra = a.data + (gsize) y * a.stride;
       const guint8 *rb = b.data + (gsize) y * b.stride;
 
-      if (memcmp (ra, rb, (gsize) a.width * a.channels) == 0)
+      if (memcmp (ra, rb, ref_plane_row_bytes (&a)) == 0)
         continue;
       for (x = 0; x < a.width; x++)
-        for (c = 0; c < a.channels; c++)
-          if (ra[x * a.channels + c] != rb[x * a.channels + c]) {
+        for (c = 0; c < a.channels; c++) {
+          gsize i = (gsize) x * a.channels + c;
+          guint va = a.sample_bytes == 2 ? GST_READ_UINT16_LE (ra + 2 * i) :
+              ra[i];
+          guint vb = a.sample_bytes == 2 ? GST_READ_UINT16_LE (rb + 2 * i) :
+              rb[i];
+
+          if (va != vb) {
             *where = g_strdup_printf ("%s %dx%d plane %u (%dx%d) sample "
                 "x=%d y=%d channel %d: got %u, expected %u",
                 GST_VIDEO_FRAME_FORMAT (got) ==
                 GST_VIDEO_FORMAT_UNKNOWN ? "?" :
                 gst_video_format_to_string (GST_VIDEO_FRAME_FORMAT (got)),
                 GST_VIDEO_FRAME_WIDTH (got), GST_VIDEO_FRAME_HEIGHT (got), p,
-                a.width, a.height, x, y, c, ra[x * a.channels + c],
-                rb[x * a.channels + c]);
+                a.width, a.height, x, y, c, va, vb);
             return FALSE;
           }
+        }
     }
   }
   return TRUE;
@@ -193,7 +212,7 @@ hipf_test_padding_unchanged (const GstVideoFrame * frame, const guint8 * orig)
     gsize row = 0;
 
     ref_plane_from_frame (frame, p, &plane, NULL, NULL);
-    row = (gsize) plane.width * plane.channels;
+    row = ref_plane_row_bytes (&plane);
     /* Packed 4:2:2 rows end with a whole macropixel, odd widths too. */
     if (GST_VIDEO_INFO_N_PLANES (&frame->info) == 1 &&
         GST_VIDEO_FRAME_COMP_WIDTH (frame, 1) != GST_VIDEO_FRAME_WIDTH (frame))
@@ -222,32 +241,46 @@ sink_accepts (GstElement * e, const gchar * caps_str)
 }
 
 void
-hipf_test_check_caps (const gchar * element)
+hipf_test_check_caps (const gchar * element, const GstVideoFormat * formats,
+    guint n_formats)
 {
   GstElement *e = gst_element_factory_make (element, NULL);
   static const gchar *rejected[] = {
     "video/x-raw,format=RGB16,width=64,height=48,framerate=30/1",
-    "video/x-raw,format=GRAY16_LE,width=64,height=48,framerate=30/1",
-    "video/x-raw,format=P010_10LE,width=64,height=48,framerate=30/1",
+    "video/x-raw,format=GRAY16_BE,width=64,height=48,framerate=30/1",
+    "video/x-raw,format=P012_LE,width=64,height=48,framerate=30/1",
     "video/x-raw(memory:GLMemory),format=RGBA,width=64,height=48,framerate=30/1",
     "video/x-bayer,format=rggb,width=64,height=48,framerate=30/1",
     "audio/x-raw,format=S16LE,rate=48000,channels=2",
   };
-  guint i;
+  guint i, j;
 
-  for (i = 0; i < hipf_test_n_formats; i++) {
+  for (i = 0; i < n_formats; i++) {
     gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=33,height=17,"
-        "framerate=30/1", gst_video_format_to_string (hipf_test_formats[i]));
+        "framerate=30/1", gst_video_format_to_string (formats[i]));
     fail_unless (sink_accepts (e, caps), "rejected %s", caps);
     g_free (caps);
   }
   for (i = 0; i < G_N_ELEMENTS (rejected); i++)
     fail_if (sink_accepts (e, rejected[i]), "accepted %s", rejected[i]);
+  /* Whatever the plugin takes elsewhere and this element does not. */
+  for (i = 0; i < hipf_test_n_blur_formats; i++) {
+    gchar *caps;
+
+    for (j = 0; j < n_formats && formats[j] != hipf_test_blur_formats[i]; j++);
+    if (j < n_formats)
+      continue;
+    caps = g_strdup_printf ("video/x-raw,format=%s,width=33,height=17,"
+        "framerate=30/1", gst_video_format_to_string
+        (hipf_test_blur_formats[i]));
+    fail_if (sink_accepts (e, caps), "accepted %s", caps);
+    g_free (caps);
+  }
   /* Frames in the plugin's device memory too, offered first downstream. */
-  for (i = 0; i < hipf_test_n_formats; i++) {
+  for (i = 0; i < n_formats; i++) {
     gchar *caps = g_strdup_printf ("video/x-raw(" HIPF_TEST_DEVICE_FEATURE
         "),format=%s,width=33,height=17,framerate=30/1",
-        gst_video_format_to_string (hipf_test_formats[i]));
+        gst_video_format_to_string (formats[i]));
     fail_unless (sink_accepts (e, caps), "rejected %s", caps);
     g_free (caps);
   }

@@ -34,9 +34,6 @@ gboolean hipf_test_frames_equal (const GstVideoFrame * got,
 gboolean hipf_test_padding_unchanged (const GstVideoFrame * frame,
     const guint8 * orig);
 
-/* The element accepts every format of hipf_test_formats on its sink pad
- * and rejects others, and, asked to start on a device that does not exist,
- * posts a resource error naming the HIP error and fails its state change. */
 /* Pops the LATENCY message @bus must hold, and fails on a second; like
  * gst_bus_pop_filtered(), drops the messages of other types before it. */
 void hipf_test_pop_latency_message (GstBus * bus);
@@ -45,7 +42,10 @@ void hipf_test_pop_latency_message (GstBus * bus);
 gboolean hipf_test_wait_for (gboolean (*done) (gpointer data), gpointer data);
 /* The same until @h has received @n buffers. */
 gboolean hipf_test_wait_received (GstHarness * h, guint n);
-void hipf_test_check_caps (const gchar * element);
+/* The element accepts every one of @formats on its sink pad, in system and
+ * device memory, and rejects other formats (the plugin's others too). */
+void hipf_test_check_caps (const gchar * element,
+    const GstVideoFormat * formats, guint n_formats);
 
 /* The plugin's device memory: its caps feature and memory type. */
 #define HIPF_TEST_DEVICE_FEATURE "memory:HipfDeviceMemory"
@@ -67,5 +67,8 @@ void hipf_test_check_start_error (const gchar * element);
 /* Every format the elements take, and whether a HIP device is present. */
 extern const GstVideoFormat hipf_test_formats[];
 extern const guint hipf_test_n_formats;
+/* Those and the 16-bit formats only hipboxblur takes. */
+extern const GstVideoFormat hipf_test_blur_formats[];
+extern const guint hipf_test_n_blur_formats;
 
 #endif

@@ -26,11 +26,13 @@ typedef enum {
   HIPF_BORDER_VALID,
 } HipfBorderMode;
 
-/* Window sums are kept in 32 bits; (2r+1)^2 * 255 + (2r+1)^2 / 2 stays below
- * 2^32 up to this radius, so the rounded mean is exact. */
+/* Window sums of 8-bit samples are kept in 32 bits; (2r+1)^2 * 255 +
+ * (2r+1)^2 / 2 stays below 2^32 up to this radius, so the rounded mean is
+ * exact. 16-bit samples sum in 64 bits (general.hip). */
 #define HIPF_BOX_BLUR_MAX_RADIUS 2000
 
-/* One plane of 8-bit samples, `channels` of them interleaved per pixel. */
+/* One plane of 8- or 16-bit samples, `channels` of them interleaved per
+ * pixel. */
 typedef struct {
   int width;
   int height;
@@ -44,6 +46,11 @@ typedef struct {
    * then starts without waiting for that one to finish (the first plane's
    * kernels wait for what came before the frame). */
   int after_plane;
+  /* 2: 16-bit little-endian samples (the general path takes them); 0 or
+   * 1: 8-bit. Each 16-bit sample is blurred as v >> shift and its mean
+   * stored << shift (P010's 6: its 10 bits sit high in each word). */
+  int sample_bytes;
+  int shift;
 } HipfBoxBlurPlane;
 
 /* The algorithm a plan runs (docs/design/boxblur.md). */

@@ -32,44 +32,48 @@ __device__ inline int clamp_index (int k, int n)
   return k < 0 ? 0 : (k > n ? n : k);
 }
 
-/* Reads P(j) of one sample column or one channel of a row. */
-struct StridedPrefix
+/* Reads P(j) of one sample column or one channel of a row, kept in Sum. */
+template <typename Sum>
+struct StridedSums
 {
-  const uint32_t *base;
+  const Sum *base;
   size_t stride;
-  __device__ uint32_t operator() (int j) const
+  __device__ Sum operator() (int j) const
   {
     return base[(size_t) j * stride];
   }
 };
+using StridedPrefix = StridedSums<uint32_t>;
 
-/* F(k): sum of the border-extended signal over [0, k), from P(0..n). */
+/* F(k): sum of the border-extended signal over [0, k), from P(0..n), in
+ * the prefix's own unsigned type (its sums wrap as the 32-bit ones do). */
 template <typename Prefix>
-__device__ inline uint32_t extended_prefix (const Prefix & p, int n,
-    int k, HipfBorderMode mode)
+__device__ inline auto extended_prefix (const Prefix & p, int n, int k,
+    HipfBorderMode mode)
 {
+  using Sum = decltype (p (0));
   switch (mode) {
     case HIPF_BORDER_CLAMP:
       if (k < 0)
-        return (uint32_t) k * p (1);
+        return (Sum) k * p (1);
       if (k > n)
-        return p (n) + (uint32_t) (k - n) * (p (n) - p (n - 1));
+        return (Sum) (p (n) + (Sum) (k - n) * (p (n) - p (n - 1)));
       return p (k);
     case HIPF_BORDER_WRAP:{
       int q = floor_div (k, n);
-      return (uint32_t) q * p (n) + p (k - q * n);
+      return (Sum) ((Sum) q * p (n) + p (k - q * n));
     }
     case HIPF_BORDER_MIRROR:{
       if (n == 1)
-        return (uint32_t) k * p (1);
+        return (Sum) k * p (1);
       /* Reflect-101 repeats with period 2n - 2: s[0..n-1] then s[n-2..1]. */
       int period = 2 * n - 2;
       int q = floor_div (k, period);
       int r = k - q * period;
-      uint32_t tail = p (n) + p (n - 1);
-      uint32_t whole = tail - p (1);
-      uint32_t part = r <= n ? p (r) : tail - p (period - r + 1);
-      return (uint32_t) q * whole + part;
+      Sum tail = p (n) + p (n - 1);
+      Sum whole = tail - p (1);
+      Sum part = r <= n ? p (r) : (Sum) (tail - p (period - r + 1));
+      return (Sum) ((Sum) q * whole + part);
     }
     default:                   /* zero and valid: nothing outside the plane */
       return p (clamp_index (k, n));

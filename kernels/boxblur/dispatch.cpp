@@ -35,18 +35,23 @@ hipf_box_blur_plan_new (const HipfDeviceLimits * limits,
   if (p->width < 1 || p->height < 1 || p->channels < 1
       || p->channels > kMaxChannels || p->radius_x < 0 || p->radius_y < 0
       || p->radius_x > HIPF_BOX_BLUR_MAX_RADIUS
-      || p->radius_y > HIPF_BOX_BLUR_MAX_RADIUS)
+      || p->radius_y > HIPF_BOX_BLUR_MAX_RADIUS || p->sample_bytes < 0
+      || p->sample_bytes > 2 || p->shift < 0
+      || p->shift > (p->sample_bytes == 2 ? 15 : 0))
     return hipErrorInvalidValue;
   HipfBoxBlurPlan *plan = new (std::nothrow) HipfBoxBlurPlan ();
   if (!plan)
     return hipErrorOutOfMemory;
   plan->limits = *limits;
   plan->plane = *p;
-  plan->strips = plan_strips (limits, p);
+  /* The strips and bands sum 8-bit samples in 16-bit lanes. */
+  const bool narrow = p->sample_bytes < 2;
+  if (narrow)
+    plan->strips = plan_strips (limits, p);
   if (plan->strips.ok) {
     plan->path = plan->strips.paired ? HIPF_BOX_BLUR_PAIRED_STRIPS :
         HIPF_BOX_BLUR_STRIPS;
-  } else if ((plan->bands = plan_bands (limits, p)).ok) {
+  } else if (narrow && (plan->bands = plan_bands (limits, p)).ok) {
     plan->path = HIPF_BOX_BLUR_BANDS;
     plan->scratch = plan->bands.scratch;
   } else {
@@ -104,6 +109,8 @@ hipf_box_blur_scratch_size (const HipfDeviceLimits * limits,
   /* The most bands any radius gives: the tallest window, and the least
    * shared memory, which lets the most blocks share a multiprocessor, in
    * either of the steps a radius may get. */
+  if (plane->sample_bytes == 2)
+    return plan_general (limits, plane).scratch;
   HipfBoxBlurPlane tallest = *plane;
   tallest.radius_x = tallest.width;
   tallest.radius_y = HIPF_BOX_BLUR_MAX_RADIUS;

@@ -5,16 +5,32 @@
  * The general path, for planes no other algorithm takes: column_prefix_sum
  * stores the prefix down every sample column; box_blur_rows takes each
  * row's vertical window sums from it, scans them along the row and forms
- * the horizontal window sums. Any size, any radius; the slowest path.
+ * the horizontal window sums. Any size, any radius; the slowest path, and
+ * the one for 16-bit samples (Sample = uint16_t).
+ *
+ * Column prefixes are 32-bit for either sample size: a vertical window
+ * holds at most 4001 samples of at most 65 535, so the differences of
+ * wrapping prefixes stay exact. A whole window of 16-bit samples reaches
+ * 4001^2 * 65 535 (about 2^40): rows then scan in 64 bits (Wide<>).
  */
 #include "boxblur/algorithms.h"
 #include "boxblur/common.cuh"
 
+#include <type_traits>
+
 namespace hipf::blur {
 namespace {
 
+/* The row sums' type for a sample type. */
+template <typename Sample>
+using Wide = std::conditional_t<sizeof (Sample) == 1, uint32_t, uint64_t>;
+
+/* Samples are read as (v >> shift) and means stored as (m << shift):
+ * P010 keeps its 10 bits in the high bits of each word. */
+template <typename Sample>
 __global__ void column_prefix_sum (const uint8_t * __restrict__ src,
-    size_t pitch, int row_samples, int height, uint32_t * __restrict__ prefix)
+    size_t pitch, int row_samples, int height, int shift,
+    uint32_t * __restrict__ prefix)
 {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= row_samples)
@@ -22,19 +38,20 @@ __global__ void column_prefix_sum (const uint8_t * __restrict__ src,
   uint32_t acc = 0;
   prefix[i] = 0;
   for (int y = 0; y < height; ++y) {
-    acc += src[(size_t) y * pitch + i];
+    acc += reinterpret_cast<const Sample *>(src + (size_t) y * pitch)[i]
+        >> shift;
     prefix[(size_t) (y + 1) * row_samples + i] = acc;
   }
 }
 
 /* Inclusive scan of kRowThreads values per channel, in place. */
-template <int Channels>
+template <int Channels, typename Sum>
 __device__ inline void
-block_inclusive_scan (uint32_t (&values)[kMaxChannels][kRowThreads])
+block_inclusive_scan (Sum (&values)[kMaxChannels][kRowThreads])
 {
   const int tid = threadIdx.x;
   for (int offset = 1; offset < kRowThreads; offset <<= 1) {
-    uint32_t add[Channels];
+    Sum add[Channels];
 #pragma unroll
     for (int c = 0; c < Channels; ++c)
       add[c] = tid >= offset ? values[c][tid - offset] : 0;
@@ -46,22 +63,23 @@ block_inclusive_scan (uint32_t (&values)[kMaxChannels][kRowThreads])
   }
 }
 
-template <int Channels>
+template <int Channels, typename Sample>
 __global__ void __launch_bounds__ (kRowThreads)
 box_blur_rows (const uint32_t * __restrict__ column_prefix, int width,
-    int height, int radius_x, int radius_y, HipfBorderMode mode,
-    uint8_t * __restrict__ dst, size_t dst_pitch, uint32_t * row_scratch)
+    int height, int radius_x, int radius_y, HipfBorderMode mode, int shift,
+    uint8_t * __restrict__ dst, size_t dst_pitch, Wide<Sample> * row_scratch)
 {
-  __shared__ uint32_t scan[kMaxChannels][kRowThreads];
+  using Sum = Wide<Sample>;
+  __shared__ Sum scan[kMaxChannels][kRowThreads];
   const int tid = threadIdx.x;
   const int row_samples = width * Channels;
   /* P(x) of channel c lives at row[x * Channels + c], x in [0, width]. */
-  uint32_t *row = row_scratch + (size_t) blockIdx.x * (width + 1) * Channels;
+  Sum *row = row_scratch + (size_t) blockIdx.x * (width + 1) * Channels;
 
   for (int y = blockIdx.x; y < height; y += gridDim.x) {
     const int ya = y - radius_y, yb = y + radius_y + 1;
     const uint32_t count_y = window_count (ya, yb, height, mode);
-    uint32_t carry[Channels];
+    Sum carry[Channels];
 #pragma unroll
     for (int c = 0; c < Channels; ++c)
       carry[c] = 0;
@@ -96,16 +114,16 @@ box_blur_rows (const uint32_t * __restrict__ column_prefix, int width,
     /* Makes the row prefix written above visible to the whole block. */
     __syncthreads ();
 
-    uint8_t *out = dst + (size_t) y * dst_pitch;
+    Sample *out = reinterpret_cast<Sample *>(dst + (size_t) y * dst_pitch);
     for (int x = tid; x < width; x += kRowThreads) {
       const int xa = x - radius_x, xb = x + radius_x + 1;
       const uint32_t n = window_count (xa, xb, width, mode) * count_y;
 #pragma unroll
       for (int c = 0; c < Channels; ++c) {
-        StridedPrefix p = { row + c, (size_t) Channels };
-        uint32_t sum = extended_prefix (p, width, xb, mode) -
+        StridedSums<Sum> p = { row + c, (size_t) Channels };
+        Sum sum = extended_prefix (p, width, xb, mode) -
             extended_prefix (p, width, xa, mode);
-        out[x * Channels + c] = (uint8_t) ((sum + n / 2) / n);
+        out[x * Channels + c] = (Sample) (((sum + n / 2) / n) << shift);
       }
     }
     /* The next row reuses the row prefix buffer. */
@@ -116,22 +134,64 @@ box_blur_rows (const uint32_t * __restrict__ column_prefix, int width,
 /* Blocks of the row kernel: as many as stay resident, at most a row each.
  * Its scan tile is static shared memory: the dynamic share left to ask
  * for is smaller by it. */
-template <int Channels>
+template <int Channels, typename Sample>
 int rows_grid (const HipfDeviceLimits * limits, int height)
 {
-  return persistent_grid (limits, box_blur_rows<Channels>, kRowThreads, 0,
-      height, sizeof (uint32_t) * kMaxChannels * kRowThreads);
+  return persistent_grid (limits, box_blur_rows<Channels, Sample>,
+      kRowThreads, 0, height,
+      sizeof (Wide<Sample>) * kMaxChannels * kRowThreads);
 }
 
-template <int Channels>
+template <typename Sample>
+int rows_grid (const HipfDeviceLimits * limits, const HipfBoxBlurPlane * p)
+{
+  switch (p->channels) {
+    case 1: return rows_grid<1, Sample> (limits, p->height);
+    case 2: return rows_grid<2, Sample> (limits, p->height);
+    case 3: return rows_grid<3, Sample> (limits, p->height);
+    default: return rows_grid<4, Sample> (limits, p->height);
+  }
+}
+
+template <int Channels, typename Sample>
 void launch_rows (const GeneralPlan & plan, const uint32_t * prefix,
-    uint8_t * dst, size_t dst_pitch, uint32_t * row_scratch,
+    uint8_t * dst, size_t dst_pitch, void *row_scratch, hipStream_t stream)
+{
+  const HipfBoxBlurPlane & p = plan.plane;
+  box_blur_rows<Channels, Sample> <<<plan.grid, kRowThreads, 0, stream>>>
+      (prefix, p.width, p.height, p.radius_x, p.radius_y, p.border, p.shift,
+      dst, dst_pitch, (Wide<Sample> *) row_scratch);
+}
+
+template <typename Sample>
+void launch (const GeneralPlan & plan, const uint8_t * src, size_t src_pitch,
+    uint8_t * dst, size_t dst_pitch, uint32_t * prefix, void *row_scratch,
     hipStream_t stream)
 {
   const HipfBoxBlurPlane & p = plan.plane;
-  box_blur_rows<Channels> <<<plan.grid, kRowThreads, 0, stream>>> (prefix,
-      p.width, p.height, p.radius_x, p.radius_y, p.border, dst, dst_pitch,
-      row_scratch);
+  const int row_samples = p.width * p.channels;
+
+  column_prefix_sum<Sample> <<<ceil_div (row_samples, kColumnThreads),
+      kColumnThreads, 0, stream>>> (src, src_pitch, row_samples, p.height,
+      p.shift, prefix);
+  switch (p.channels) {
+    case 1:
+      launch_rows<1, Sample> (plan, prefix, dst, dst_pitch, row_scratch,
+          stream);
+      break;
+    case 2:
+      launch_rows<2, Sample> (plan, prefix, dst, dst_pitch, row_scratch,
+          stream);
+      break;
+    case 3:
+      launch_rows<3, Sample> (plan, prefix, dst, dst_pitch, row_scratch,
+          stream);
+      break;
+    default:
+      launch_rows<4, Sample> (plan, prefix, dst, dst_pitch, row_scratch,
+          stream);
+      break;
+  }
 }
 
 }  // namespace
@@ -140,17 +200,15 @@ GeneralPlan plan_general (const HipfDeviceLimits * limits,
     const HipfBoxBlurPlane * p)
 {
   GeneralPlan plan = { };
+  const bool wide = p->sample_bytes == 2;
   plan.plane = *p;
-  switch (p->channels) {
-    case 1: plan.grid = rows_grid<1> (limits, p->height); break;
-    case 2: plan.grid = rows_grid<2> (limits, p->height); break;
-    case 3: plan.grid = rows_grid<3> (limits, p->height); break;
-    default: plan.grid = rows_grid<4> (limits, p->height); break;
-  }
-  plan.prefix_bytes = (size_t) (p->height + 1) * p->width * p->channels *
-      sizeof (uint32_t);
+  plan.grid = wide ? rows_grid<uint16_t> (limits, p) :
+      rows_grid<uint8_t> (limits, p);
+  /* Rounded up so that the 64-bit row sums after them are aligned. */
+  plan.prefix_bytes = ((size_t) (p->height + 1) * p->width * p->channels *
+      sizeof (uint32_t) + 15) & ~(size_t) 15;
   plan.scratch = plan.prefix_bytes + (size_t) plan.grid * (p->width + 1) *
-      p->channels * sizeof (uint32_t);
+      p->channels * (wide ? sizeof (uint64_t) : sizeof (uint32_t));
   return plan;
 }
 
@@ -158,29 +216,15 @@ hipError_t run_general (const GeneralPlan & plan, const uint8_t * src,
     size_t src_pitch, uint8_t * dst, size_t dst_pitch, void *scratch,
     hipStream_t stream)
 {
-  const HipfBoxBlurPlane & p = plan.plane;
-  const int row_samples = p.width * p.channels;
   uint32_t *prefix = (uint32_t *) scratch;
-  uint32_t *row_scratch = (uint32_t *) ((uint8_t *) scratch +
-      plan.prefix_bytes);
+  void *row_scratch = (uint8_t *) scratch + plan.prefix_bytes;
 
-  column_prefix_sum <<<ceil_div (row_samples, kColumnThreads),
-      kColumnThreads, 0, stream>>> (src, src_pitch, row_samples, p.height,
-      prefix);
-  switch (p.channels) {
-    case 1:
-      launch_rows<1> (plan, prefix, dst, dst_pitch, row_scratch, stream);
-      break;
-    case 2:
-      launch_rows<2> (plan, prefix, dst, dst_pitch, row_scratch, stream);
-      break;
-    case 3:
-      launch_rows<3> (plan, prefix, dst, dst_pitch, row_scratch, stream);
-      break;
-    default:
-      launch_rows<4> (plan, prefix, dst, dst_pitch, row_scratch, stream);
-      break;
-  }
+  if (plan.plane.sample_bytes == 2)
+    launch<uint16_t> (plan, src, src_pitch, dst, dst_pitch, prefix,
+        row_scratch, stream);
+  else
+    launch<uint8_t> (plan, src, src_pitch, dst, dst_pitch, prefix,
+        row_scratch, stream);
   return hipGetLastError ();
 }
 
