@@ -107,7 +107,7 @@ typedef struct
   HipfZonesFrame zones;
   guint32 *zone_words;
   HipfExposureFrame overlay;
-  guint16 *heights;
+  void *exposure_scratch;
 } OpArgs;
 
 typedef void (*DevOp) (DevFrame * f, const guint8 * src, const OpArgs * a);
@@ -254,19 +254,13 @@ op_histogram_zones (DevFrame * f, const guint8 * src, const OpArgs * a)
   CHECK (hipf_zones (&a->zones, src, a->zone_words, f->stream));
 }
 
-/* hipexposure's work a frame with every overlay on: the histogram, the
- * bar heights, and the drawing. */
+/* hipexposure's work a frame with every overlay on: the drawing and the
+ * histogram its graph shows. */
 static void
 op_exposure (DevFrame * f, const guint8 * src, const OpArgs * a)
 {
-  gint half = f->counts_half;
-
-  op_histogram (f, src, a);
-  CHECK (hipf_exposure_heights (hipf_histogram_counts (f->counts, half),
-          a->hist.n_channels - 1, a->overlay.graph_height, a->heights,
-          f->stream));
-  CHECK (hipf_exposure_draw (&a->overlay, src, f->dst, a->heights,
-          f->stream));
+  CHECK (hipf_exposure_draw (a->limits, &a->overlay, src, f->dst,
+          a->exposure_scratch, f->stream));
 }
 
 /* The overlay of a four-byte RGB frame (RGBA and the like). */
@@ -348,10 +342,10 @@ bench_device (GstVideoFormat format, gint w, gint h, gboolean all_modes,
           time_op (&f, op_histogram_zones, &a), hist, 0);
       CHECK (hipFree (a.zone_words));
       rgba_overlay (&f, &a.overlay);
-      CHECK (hipMalloc ((void **) &a.heights, 256 * sizeof (guint16)));
+      CHECK (hipMalloc (&a.exposure_scratch, HIPF_EXPOSURE_SCRATCH_BYTES));
       add_row ("exposure", format, w, h, "graph, zebra, false colour",
           time_op (&f, op_exposure, &a), copy, 0);
-      CHECK (hipFree (a.heights));
+      CHECK (hipFree (a.exposure_scratch));
     }
     if (!constant) {
       for (r = 0; r < G_N_ELEMENTS (radii); r++)

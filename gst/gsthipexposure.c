@@ -68,8 +68,7 @@ typedef struct
 {
   Settings settings;
   guint frame;                  /* the zebra's phase */
-  GstHipMemory counts, heights;
-  gint counts_half;
+  GstHipMemory scratch;         /* the graph's counts and bar heights */
 } Slot;
 
 struct _GstHipExposure
@@ -81,8 +80,6 @@ struct _GstHipExposure
   gint width, height;           /* negotiated, under the object lock */
 
   /* streaming state */
-  HipfHistogramFrame hist;      /* the whole frame counted */
-  guint luma_channel;
   HipfExposureFrame overlay;    /* the planes and their roles */
   Slot slots[GST_HIP_IN_FLIGHT_MAX];
 };
@@ -281,26 +278,16 @@ static gboolean
 gst_hip_exposure_configure (GstHipfFilter * filter, const GstVideoInfo * info)
 {
   GstHipExposure *self = GST_HIP_EXPOSURE (filter);
-  const gchar *names[HIPF_HISTOGRAM_MAX_CHANNELS];
-  guint i, p;
+  guint i;
 
   GST_OBJECT_LOCK (self);
   self->width = GST_VIDEO_INFO_WIDTH (info);
   self->height = GST_VIDEO_INFO_HEIGHT (info);
   GST_OBJECT_UNLOCK (self);
   overlay_init (&self->overlay, info, &filter->layout);
-  gst_hip_video_histogram_init (&self->hist, names, &self->luma_channel, info,
-      &filter->layout);
-  /* The whole frame. */
-  for (p = 0; p < (guint) self->hist.n_planes; p++) {
-    self->hist.planes[p].roi_width = self->hist.planes[p].width;
-    self->hist.planes[p].roi_height = self->hist.planes[p].height;
-  }
   for (i = 0; i < filter->in_flight.n_slots; i++) {
-    if (!gst_hip_device_alloc (&filter->device, &self->slots[i].counts,
-            hipf_histogram_buffer_size (), "histograms")
-        || !gst_hip_device_alloc (&filter->device, &self->slots[i].heights,
-            HIPF_HISTOGRAM_VALUES * sizeof (guint16), "graph"))
+    if (!gst_hip_device_alloc (&filter->device, &self->slots[i].scratch,
+            HIPF_EXPOSURE_SCRATCH_BYTES, "graph"))
       return FALSE;
   }
   return TRUE;
@@ -330,7 +317,6 @@ gst_hip_exposure_compute (GstHipfFilter * filter, guint index, guint slice,
   Slot *slot = &self->slots[index];
   const Settings *s = &slot->settings;
   HipfExposureFrame f = self->overlay;
-  hipError_t err;
 
   f.false_color = s->false_color;
   f.zebra = s->zebra;
@@ -342,22 +328,8 @@ gst_hip_exposure_compute (GstHipfFilter * filter, guint index, guint slice,
   f.graph_width = s->graph_width;
   f.graph_height = s->graph_height;
   f.graph_opacity = s->graph_opacity;
-  if (f.graph) {
-    gint half = slot->counts_half;
-
-    err = hipf_histogram (&dev->limits, &self->hist, fr->src,
-        slot->counts.ptr, half, stream);
-    if (err == hipSuccess)
-      slot->counts_half = !half;
-    if (!gst_hip_device_launched (dev, err, "hipf_histogram")
-        || !gst_hip_device_launched (dev, hipf_exposure_heights
-            (hipf_histogram_counts (slot->counts.ptr, half),
-                self->luma_channel, f.graph_height, slot->heights.ptr,
-                stream), "hipf_exposure_heights"))
-      return FALSE;
-  }
-  return gst_hip_device_launched (dev, hipf_exposure_draw (&f, fr->src,
-          fr->dst[slice % 2], slot->heights.ptr, stream),
+  return gst_hip_device_launched (dev, hipf_exposure_draw (&dev->limits, &f,
+          fr->src, fr->dst[slice % 2], slot->scratch.ptr, stream),
       "hipf_exposure_draw");
 }
 
@@ -368,8 +340,7 @@ gst_hip_exposure_close (GstHipfFilter * filter)
   guint i;
 
   for (i = 0; i < G_N_ELEMENTS (self->slots); i++) {
-    gst_hip_device_free (&filter->device, &self->slots[i].counts);
-    gst_hip_device_free (&filter->device, &self->slots[i].heights);
+    gst_hip_device_free (&filter->device, &self->slots[i].scratch);
   }
   GST_OBJECT_LOCK (self);
   self->width = self->height = 0;

@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "hipf-runtime.h"
+#include "hipf-limits.h"
 #include "overlay/palette.h"
 
 #ifdef __cplusplus
@@ -59,16 +60,17 @@ typedef struct {
   int graph, graph_x, graph_y, graph_width, graph_height, graph_opacity;
 } HipfExposureFrame;
 
-/* Bar heights of the graph from the histogram buffer's half @counts
- * (HIPF_HISTOGRAM_COPIES copies, the luma channel at @channel), into
- * @heights (256 values). */
-hipError_t hipf_exposure_heights (const uint32_t * counts, int channel,
-    int height, uint16_t * heights, hipStream_t stream);
+/* Device scratch a frame's drawing needs: the luma counts the graph
+ * shows (256 words), then its bar heights (256 halves). */
+#define HIPF_EXPOSURE_SCRATCH_BYTES (HIPF_HISTOGRAM_VALUES * \
+    (sizeof (uint32_t) + sizeof (uint16_t)))
 
-/* Draws the overlay of @frame from @src into @dst (the same layout). */
-hipError_t hipf_exposure_draw (const HipfExposureFrame * frame,
-    const uint8_t * src, uint8_t * dst, const uint16_t * heights,
-    hipStream_t stream);
+/* Draws the overlay of @frame from @src into @dst (the same layout, not
+ * overlapping), counting the graph's histogram on the way where it is
+ * drawn. */
+hipError_t hipf_exposure_draw (const HipfDeviceLimits * limits,
+    const HipfExposureFrame * frame, const uint8_t * src, uint8_t * dst,
+    void *scratch, hipStream_t stream);
 
 #ifdef __cplusplus
 }
