@@ -251,7 +251,7 @@ static void
 op_histogram_zones (DevFrame * f, const guint8 * src, const OpArgs * a)
 {
   op_histogram (f, src, a);
-  CHECK (hipf_zones (&a->zones, src, a->zone_words, f->stream));
+  CHECK (hipf_zones (a->limits, &a->zones, src, a->zone_words, f->stream));
 }
 
 /* hipexposure's work a frame with every overlay on: the drawing and the

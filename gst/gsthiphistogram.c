@@ -501,7 +501,7 @@ meter_zones (GstHipHistogram * self, guint index, hipStream_t stream)
   bytes = hipf_zones_words (&slot->zones) * sizeof (guint32);
   return gst_hip_device_alloc (dev, &slot->zone_words, bytes, "zones")
       && gst_hip_device_alloc_host (dev, &slot->host_zone_words, bytes, "zones")
-      && gst_hip_device_launched (dev, hipf_zones (&slot->zones,
+      && gst_hip_device_launched (dev, hipf_zones (&dev->limits, &slot->zones,
           filter->frames[index].src, slot->zone_words.ptr, stream),
       "hipf_zones");
 }

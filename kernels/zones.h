@@ -11,18 +11,20 @@
 #include <stdint.h>
 
 #include "hipf-runtime.h"
+#include "hipf-limits.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 #define HIPF_ZONES_MAX 64       /* columns, and rows */
-/* A zone's words: pixels, sum (low, high), min, max, at or below the low
- * threshold, at or above the high one, and one spare; then, where asked
- * for, its 256-value luma histogram. */
+/* A zone's words: sum (low, high: first, so that blocks add into it as one
+ * 64-bit word), pixels, min, max, at or below the low threshold, at or
+ * above the high one, and one spare; then, where asked for, its
+ * 256-value luma histogram. */
 #define HIPF_ZONE_WORDS 8
 enum {
-  HIPF_ZONE_PIXELS, HIPF_ZONE_SUM_LO, HIPF_ZONE_SUM_HI, HIPF_ZONE_MIN,
+  HIPF_ZONE_SUM_LO, HIPF_ZONE_SUM_HI, HIPF_ZONE_PIXELS, HIPF_ZONE_MIN,
   HIPF_ZONE_MAX, HIPF_ZONE_LOW, HIPF_ZONE_HIGH,
 };
 
@@ -44,9 +46,10 @@ typedef struct {
 size_t hipf_zones_words (const HipfZonesFrame * frame);
 
 /* Writes every zone's words of the frame at @src to @out (no clearing
- * needed: each zone's block writes all of its words). */
-hipError_t hipf_zones (const HipfZonesFrame * frame, const uint8_t * src,
-    uint32_t * out, hipStream_t stream);
+ * needed: the first launch sets every word). */
+hipError_t hipf_zones (const HipfDeviceLimits * limits,
+    const HipfZonesFrame * frame, const uint8_t * src, uint32_t * out,
+    hipStream_t stream);
 
 #ifdef __cplusplus
 }

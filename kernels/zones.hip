@@ -2,11 +2,14 @@
  * Copyright (C) 2026 gst-hip-filters contributors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Zone metering: a block a zone, its threads walking the zone's pixels and
- * adding into the block's counters in shared memory, thread 0 writing the
- * zone's words. No atomics reach global memory and nothing needs clearing.
- * A pass of its own over the luma plane, after the histogram's
- * (docs/design/camera.md has the design that folds it into that pass).
+ * Zone metering, a pass of its own over the luma plane after the
+ * histogram's: zone_init sets every zone's words (its pixel count, and
+ * the starting values the others are added to); then each zone is cut into
+ * row sets, a block each, so that the whole device takes even a few zones.
+ * A block adds its pixels' luma into counters in shared memory and then
+ * into the zone's words in global memory, once.
+ * (docs/design/camera.md has the design that folds it into the
+ * histogram's pass.)
  */
 #include "hipf-device.cuh"
 #include "zones.h"
@@ -14,10 +17,30 @@
 namespace hipf {
 namespace {
 
-/* Threads a zone: a 16x9 grid on 4K gives 144 zones of 57 600 pixels. */
+/* Threads a block: a row of a 16x9 grid's zone on 4K is 240 pixels. */
 constexpr int kZoneThreads = 256;
 
-__device__ inline uint32_t zone_luma (const uint8_t * p, const HipfZonesFrame & f)
+struct ZoneBounds
+{
+  int x0, x1, y0, y1;
+};
+
+__device__ inline ZoneBounds zone_bounds (const HipfZonesFrame & f, int zone)
+{
+  const int zi = zone % f.cols, zj = zone / f.cols;
+  return { (int) ((long long) zi * f.width / f.cols),
+    (int) ((long long) (zi + 1) * f.width / f.cols),
+    (int) ((long long) zj * f.height / f.rows),
+    (int) ((long long) (zj + 1) * f.height / f.rows) };
+}
+
+__device__ inline size_t zone_stride (const HipfZonesFrame & f)
+{
+  return HIPF_ZONE_WORDS + (f.histograms ? HIPF_HISTOGRAM_VALUES : 0);
+}
+
+__device__ inline uint32_t zone_luma (const uint8_t * p,
+    const HipfZonesFrame & f)
 {
   if (f.luma_offset >= 0)
     return p[f.luma_offset];
@@ -25,26 +48,34 @@ __device__ inline uint32_t zone_luma (const uint8_t * p, const HipfZonesFrame & 
       29 * p[f.rgb_offset[2]] + 128) >> 8;
 }
 
+/* A block a zone: its words before any pixel is added. An empty zone
+ * (more zones than pixels) keeps them: 0 to 0. */
+__global__ void __launch_bounds__ (kZoneThreads)
+zone_init (HipfZonesFrame f, uint32_t * __restrict__ out)
+{
+  const ZoneBounds b = zone_bounds (f, blockIdx.x);
+  const uint32_t n = (uint32_t) ((b.x1 - b.x0) * (b.y1 - b.y0));
+  uint32_t *z = out + blockIdx.x * zone_stride (f);
+  for (int i = threadIdx.x; i < (int) zone_stride (f); i += blockDim.x)
+    z[i] = i == HIPF_ZONE_PIXELS ? n : i == HIPF_ZONE_MIN && n ? 255 : 0;
+}
+
+/* Block (zone, part): the zone's rows part, part + parts, ... */
 __global__ void __launch_bounds__ (kZoneThreads)
 zone_stats (HipfZonesFrame f, const uint8_t * __restrict__ src,
     uint32_t * __restrict__ out)
 {
   __shared__ unsigned long long sum;
-  __shared__ uint32_t count, lo, hi, low, high;
+  __shared__ uint32_t lo, hi, low, high;
   __shared__ uint32_t hist[HIPF_HISTOGRAM_VALUES];
-  const int zi = blockIdx.x % f.cols, zj = blockIdx.x / f.cols;
-  const int x0 = (int) ((long long) zi * f.width / f.cols);
-  const int x1 = (int) ((long long) (zi + 1) * f.width / f.cols);
-  const int y0 = (int) ((long long) zj * f.height / f.rows);
-  const int y1 = (int) ((long long) (zj + 1) * f.height / f.rows);
-  const int w = x1 - x0, n = w * (y1 - y0);
+  const ZoneBounds b = zone_bounds (f, blockIdx.x);
 
+  if (b.y0 + (int) blockIdx.y >= b.y1 || b.x0 >= b.x1)
+    return;
   if (threadIdx.x == 0) {
     sum = 0;
-    count = n;
     lo = 255;
-    hi = 0;
-    low = high = 0;
+    hi = low = high = 0;
   }
   for (int i = threadIdx.x; f.histograms && i < HIPF_HISTOGRAM_VALUES;
       i += blockDim.x)
@@ -53,17 +84,18 @@ zone_stats (HipfZonesFrame f, const uint8_t * __restrict__ src,
 
   unsigned long long my_sum = 0;
   uint32_t my_lo = 255, my_hi = 0, my_low = 0, my_high = 0;
-  for (int k = threadIdx.x; k < n; k += blockDim.x) {
-    const int x = x0 + k % w, y = y0 + k / w;
-    const uint32_t v = zone_luma (src + f.offset + (size_t) y * f.pitch +
-        (size_t) x * f.pixel_stride, f);
-    my_sum += v;
-    my_lo = min (my_lo, v);
-    my_hi = max (my_hi, v);
-    my_low += v <= (uint32_t) f.low_threshold;
-    my_high += v >= (uint32_t) f.high_threshold;
-    if (f.histograms)
-      atomicAdd (&hist[v], 1u);
+  for (int y = b.y0 + blockIdx.y; y < b.y1; y += gridDim.y) {
+    const uint8_t *row = src + f.offset + (size_t) y * f.pitch;
+    for (int x = b.x0 + threadIdx.x; x < b.x1; x += blockDim.x) {
+      const uint32_t v = zone_luma (row + (size_t) x * f.pixel_stride, f);
+      my_sum += v;
+      my_lo = min (my_lo, v);
+      my_hi = max (my_hi, v);
+      my_low += v <= (uint32_t) f.low_threshold;
+      my_high += v >= (uint32_t) f.high_threshold;
+      if (f.histograms)
+        atomicAdd (&hist[v], 1u);
+    }
   }
   atomicAdd (&sum, my_sum);
   atomicMin (&lo, my_lo);
@@ -72,23 +104,19 @@ zone_stats (HipfZonesFrame f, const uint8_t * __restrict__ src,
   atomicAdd (&high, my_high);
   __syncthreads ();
 
-  const size_t stride = HIPF_ZONE_WORDS +
-      (f.histograms ? HIPF_HISTOGRAM_VALUES : 0);
-  uint32_t *z = out + blockIdx.x * stride;
+  uint32_t *z = out + blockIdx.x * zone_stride (f);
   if (threadIdx.x == 0) {
-    z[HIPF_ZONE_PIXELS] = count;
-    z[HIPF_ZONE_SUM_LO] = (uint32_t) sum;
-    z[HIPF_ZONE_SUM_HI] = (uint32_t) (sum >> 32);
-    /* An empty zone (more zones than pixels) reads as 0 to 0. */
-    z[HIPF_ZONE_MIN] = n ? lo : 0;
-    z[HIPF_ZONE_MAX] = hi;
-    z[HIPF_ZONE_LOW] = low;
-    z[HIPF_ZONE_HIGH] = high;
-    z[HIPF_ZONE_HIGH + 1] = 0;
+    atomicAdd (reinterpret_cast<unsigned long long *>(z + HIPF_ZONE_SUM_LO),
+        sum);
+    atomicMin (&z[HIPF_ZONE_MIN], lo);
+    atomicMax (&z[HIPF_ZONE_MAX], hi);
+    atomicAdd (&z[HIPF_ZONE_LOW], low);
+    atomicAdd (&z[HIPF_ZONE_HIGH], high);
   }
   for (int i = threadIdx.x; f.histograms && i < HIPF_HISTOGRAM_VALUES;
       i += blockDim.x)
-    z[HIPF_ZONE_WORDS + i] = hist[i];
+    if (hist[i])
+      atomicAdd (&z[HIPF_ZONE_WORDS + i], hist[i]);
 }
 
 }                               // namespace
@@ -102,15 +130,25 @@ hipf_zones_words (const HipfZonesFrame * frame)
 }
 
 extern "C" hipError_t
-hipf_zones (const HipfZonesFrame * frame, const uint8_t * src,
-    uint32_t * out, hipStream_t stream)
+hipf_zones (const HipfDeviceLimits * limits, const HipfZonesFrame * frame,
+    const uint8_t * src, uint32_t * out, hipStream_t stream)
 {
   (void) hipGetLastError ();
   if (frame->cols < 1 || frame->rows < 1 || frame->cols > HIPF_ZONES_MAX
       || frame->rows > HIPF_ZONES_MAX || frame->width < 1
       || frame->height < 1)
     return hipErrorInvalidValue;
-  hipf::zone_stats <<<frame->cols * frame->rows, hipf::kZoneThreads, 0,
-      stream>>> (*frame, src, out);
+  const int zones = frame->cols * frame->rows;
+  /* Enough row sets that every multiprocessor has blocks to run, and no
+   * more sets than a zone has rows. */
+  const int resident = hipf::persistent_grid (limits, hipf::zone_stats,
+      hipf::kZoneThreads, 0, 1 << 30);
+  const int rows = hipf::ceil_div (frame->height, frame->rows);
+  int parts = hipf::ceil_div (resident, zones);
+  parts = parts < rows ? parts : rows;
+  parts = parts < 65535 ? parts : 65535;
+  hipf::zone_init <<<zones, hipf::kZoneThreads, 0, stream>>> (*frame, out);
+  hipf::zone_stats <<<dim3 (zones, parts), hipf::kZoneThreads, 0, stream>>>
+      (*frame, src, out);
   return hipGetLastError ();
 }
