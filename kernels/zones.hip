@@ -60,6 +60,11 @@ zone_init (HipfZonesFrame f, uint32_t * __restrict__ out)
     z[i] = i == HIPF_ZONE_PIXELS ? n : i == HIPF_ZONE_MIN && n ? 255 : 0;
 }
 
+/* zone_stats' shared memory, which the occupancy query leaves out of the
+ * dynamic share it may ask for. */
+constexpr size_t kStatsShared = sizeof (unsigned long long) +
+    4 * sizeof (uint32_t) + HIPF_HISTOGRAM_VALUES * sizeof (uint32_t);
+
 /* Block (zone, part): the zone's rows part, part + parts, ... */
 __global__ void __launch_bounds__ (kZoneThreads)
 zone_stats (HipfZonesFrame f, const uint8_t * __restrict__ src,
@@ -142,7 +147,7 @@ hipf_zones (const HipfDeviceLimits * limits, const HipfZonesFrame * frame,
   /* Enough row sets that every multiprocessor has blocks to run, and no
    * more sets than a zone has rows. */
   const int resident = hipf::persistent_grid (limits, hipf::zone_stats,
-      hipf::kZoneThreads, 0, 1 << 30);
+      hipf::kZoneThreads, 0, 1 << 30, hipf::kStatsShared);
   const int rows = hipf::ceil_div (frame->height, frame->rows);
   int parts = hipf::ceil_div (resident, zones);
   parts = parts < rows ? parts : rows;

@@ -143,6 +143,10 @@ __device__ inline void count_luma (uint32_t * hist, int luma)
  * by plane, band and channel, it would otherwise be copied out of the
  * kernel's parameters for every thread. */
 template <bool COUNT>
+constexpr size_t kDrawShared = sizeof (HipfExposureFrame) +
+    sizeof (uint32_t) * (COUNT ? HIPF_HISTOGRAM_VALUES : 1);
+
+template <bool COUNT>
 __global__ void __launch_bounds__ (kDrawThreads)
 draw_frame (HipfExposureFrame frame, const uint8_t * __restrict__ src,
     uint8_t * __restrict__ dst, uint32_t * __restrict__ counts)
@@ -250,7 +254,7 @@ hipf_exposure_draw (const HipfDeviceLimits * limits,
   uint32_t *counts = static_cast<uint32_t *>(scratch);
   if (!frame->graph) {
     const int grid = hipf::persistent_grid (limits, hipf::draw_frame<false>,
-        hipf::kDrawThreads, 0, height);
+        hipf::kDrawThreads, 0, height, hipf::kDrawShared<false>);
     hipf::draw_frame<false> <<<dim3 (grid, frame->n_planes),
         hipf::kDrawThreads, 0, stream>>> (*frame, src, dst, counts);
     return hipGetLastError ();
@@ -260,7 +264,7 @@ hipf_exposure_draw (const HipfDeviceLimits * limits,
   if (err != hipSuccess)
     return err;
   const int grid = hipf::persistent_grid (limits, hipf::draw_frame<true>,
-      hipf::kDrawThreads, 0, height);
+      hipf::kDrawThreads, 0, height, hipf::kDrawShared<true>);
   hipf::draw_frame<true> <<<dim3 (grid, frame->n_planes),
       hipf::kDrawThreads, 0, stream>>> (*frame, src, dst, counts);
   hipf::bar_heights <<<1, HIPF_HISTOGRAM_VALUES, 0, stream>>> (counts,
