@@ -80,6 +80,17 @@ hipf_test_timed_frame_new (GstVideoFormat format, gint width, gint height,
   return buf;
 }
 
+/* Bytes of a plane's row: packed 4:2:2 rows end with a whole macropixel,
+ * odd widths too. */
+static gsize
+packed_row_bytes (const GstVideoInfo * info, const RefPlane * plane)
+{
+  if (GST_VIDEO_INFO_N_PLANES (info) == 1 &&
+      GST_VIDEO_FORMAT_INFO_W_SUB (info->finfo, 1) > 0)
+    return (gsize) GST_ROUND_UP_2 (plane->width) * plane->channels;
+  return ref_plane_row_bytes (plane);
+}
+
 GstBuffer *
 hipf_test_frame_new_with_rand (GRand * rand, GstVideoFormat format,
     gint width, gint height, guint padding, GstVideoInfo * info)
@@ -97,7 +108,7 @@ hipf_test_frame_new_with_rand (GRand * rand, GstVideoFormat format,
 
       dummy.info = *info;
       ref_plane_from_frame (&dummy, p, &plane, NULL, NULL);
-      info->stride[p] = ref_plane_row_bytes (&plane) + padding;
+      info->stride[p] = packed_row_bytes (info, &plane) + padding;
       info->offset[p] = offset;
       offset += (gsize) info->stride[p] * plane.height;
     }
@@ -212,11 +223,7 @@ hipf_test_padding_unchanged (const GstVideoFrame * frame, const guint8 * orig)
     gsize row = 0;
 
     ref_plane_from_frame (frame, p, &plane, NULL, NULL);
-    row = ref_plane_row_bytes (&plane);
-    /* Packed 4:2:2 rows end with a whole macropixel, odd widths too. */
-    if (GST_VIDEO_INFO_N_PLANES (&frame->info) == 1 &&
-        GST_VIDEO_FRAME_COMP_WIDTH (frame, 1) != GST_VIDEO_FRAME_WIDTH (frame))
-      row = (gsize) GST_ROUND_UP_2 (plane.width) * plane.channels;
+    row = packed_row_bytes (&frame->info, &plane);
     for (y = 0; y < plane.height; y++) {
       const guint8 *now = plane.data + (gsize) y * plane.stride + row;
       const guint8 *was = orig + (now - base);
