@@ -4,7 +4,8 @@
  *
  * The exposure overlay (overlay/exposure.h has what it draws) in one pass
  * over the frame: each block takes rows of a plane, each thread a pixel,
- * read once and written once. With the graph on, the same pass counts the
+ * read once and written once; outside the graph's box a pixel's drawing is
+ * a read of a table from luma to its false-colour bytes. With the graph on, the same pass counts the
  * luma histogram the graph shows (in shared memory, added into global
  * memory at the block's end) and leaves the graph's box alone; a one-block
  * launch turns the counts into bar heights and a launch over the box
@@ -122,6 +123,58 @@ __device__ inline uint32_t shade (const HipfExposureFrame & f, int plane,
   return out;
 }
 
+/* A plane's drawing outside the box, as byte masks of its pixels: the
+ * bytes kept (alpha, padding), zebra's black, and each luma's false
+ * colour. Built once a block, so that a pixel costs a table read. */
+struct PlaneLook
+{
+  uint32_t keep;
+  uint32_t black;
+  uint32_t colour[HIPF_HISTOGRAM_VALUES];
+};
+
+__device__ inline void plane_look_init (const HipfExposureFrame & f,
+    const HipfExposurePlane & p, PlaneLook & look)
+{
+  for (int luma = threadIdx.x; luma < HIPF_HISTOGRAM_VALUES;
+      luma += blockDim.x) {
+    int band = 0;
+    for (int b = 1; b < HIPF_EXPOSURE_BANDS; ++b)
+      band += luma >= f.band_start[b];
+    uint32_t colour = 0, keep = 0, black = 0;
+    for (int k = 0; k < p.channels; ++k) {
+      const int role = p.roles[k];
+      if (role == HIPF_ROLE_KEEP) {
+        keep |= 0xffu << (8 * k);
+        continue;
+      }
+      const int chroma = role == HIPF_ROLE_U || role == HIPF_ROLE_V;
+      colour |= (uint32_t) f.palette[band][role - HIPF_ROLE_R] << (8 * k);
+      black |= (uint32_t) (chroma ? 128 : role == HIPF_ROLE_Y ? 16 : 0)
+          << (8 * k);
+    }
+    look.colour[luma] = colour;
+    if (luma == 0) {
+      look.keep = keep;
+      look.black = black;
+    }
+  }
+}
+
+/* shade() for a sample outside the box, from the plane's tables. */
+__device__ inline uint32_t shade_outside (const HipfExposureFrame & f,
+    const HipfExposurePlane & p, const PlaneLook & look, uint32_t px,
+    int luma, int x, int y)
+{
+  uint32_t out = px;
+  if (f.false_color)
+    out = (px & look.keep) | look.colour[luma];
+  if (f.zebra && luma >= f.zebra_threshold
+      && (((x << p.w_sub) + (y << p.h_sub) + (int) f.frame) / 4) % 2 == 0)
+    out = (px & look.keep) | look.black;
+  return out;
+}
+
 /* Counts @luma into @hist: once a warp where all its lanes hold the same
  * value (flat areas would otherwise queue 32 lanes on one counter). */
 __device__ inline void count_luma (uint32_t * hist, int luma)
@@ -144,7 +197,8 @@ __device__ inline void count_luma (uint32_t * hist, int luma)
  * kernel's parameters for every thread. */
 template <bool COUNT>
 constexpr size_t kDrawShared = sizeof (HipfExposureFrame) +
-    sizeof (uint32_t) * (COUNT ? HIPF_HISTOGRAM_VALUES : 1);
+    sizeof (PlaneLook) + sizeof (uint32_t) * (COUNT ? HIPF_HISTOGRAM_VALUES :
+    1);
 
 template <bool COUNT>
 __global__ void __launch_bounds__ (kDrawThreads)
@@ -152,6 +206,7 @@ draw_frame (HipfExposureFrame frame, const uint8_t * __restrict__ src,
     uint8_t * __restrict__ dst, uint32_t * __restrict__ counts)
 {
   __shared__ HipfExposureFrame f;
+  __shared__ PlaneLook look;
   __shared__ uint32_t hist[COUNT ? HIPF_HISTOGRAM_VALUES : 1];
   if (threadIdx.x == 0)
     f = frame;
@@ -162,6 +217,8 @@ draw_frame (HipfExposureFrame frame, const uint8_t * __restrict__ src,
 
   const int plane = blockIdx.y;
   const HipfExposurePlane & p = f.planes[plane];
+  plane_look_init (f, p, look);
+  __syncthreads ();
   for (int y = blockIdx.x; y < p.height; y += gridDim.x) {
     const uint8_t *row = src + p.offset + (size_t) y * p.pitch;
     uint8_t *out = dst + p.offset + (size_t) y * p.pitch;
@@ -174,7 +231,7 @@ draw_frame (HipfExposureFrame frame, const uint8_t * __restrict__ src,
       if (COUNT && in_box (f, p, x, y))
         continue;
       store_pixel (out + (size_t) x * p.channels, p.channels,
-          shade (f, plane, px, luma, x, y, nullptr));
+          shade_outside (f, p, look, px, luma, x, y));
     }
   }
   if (COUNT && plane == 0) {
