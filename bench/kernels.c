@@ -345,6 +345,9 @@ bench_device (GstVideoFormat format, gint w, gint h, gboolean all_modes,
       CHECK (hipMalloc (&a.exposure_scratch, HIPF_EXPOSURE_SCRATCH_BYTES));
       add_row ("exposure", format, w, h, "graph, zebra, false colour",
           time_op (&f, op_exposure, &a), copy, 0);
+      a.overlay.graph_rgb = 1;
+      add_row ("exposure", format, w, h, "RGB graph, zebra, false colour",
+          time_op (&f, op_exposure, &a), copy, 0);
       CHECK (hipFree (a.exposure_scratch));
     }
     if (!constant) {

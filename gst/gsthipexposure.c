@@ -39,6 +39,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_hip_exposure_debug);
 #define DEFAULT_GRAPH_WIDTH 256
 #define DEFAULT_GRAPH_HEIGHT 128
 #define DEFAULT_GRAPH_OPACITY 160
+#define DEFAULT_GRAPH_MODE GST_HIP_EXPOSURE_GRAPH_LUMA
 #define MIN_GRAPH 16
 #define MAX_GRAPH 8192
 
@@ -54,6 +55,7 @@ enum
   PROP_GRAPH_WIDTH,
   PROP_GRAPH_HEIGHT,
   PROP_GRAPH_OPACITY,
+  PROP_GRAPH_MODE,
 };
 
 /* The properties one frame is drawn with. */
@@ -62,6 +64,7 @@ typedef struct
   gboolean false_color, zebra, histogram;
   guint zebra_threshold;
   guint graph_x, graph_y, graph_width, graph_height, graph_opacity;
+  GstHipExposureGraph graph_mode;
 } Settings;
 
 typedef struct
@@ -83,6 +86,24 @@ struct _GstHipExposure
   HipfExposureFrame overlay;    /* the planes and their roles */
   Slot slots[GST_HIP_IN_FLIGHT_MAX];
 };
+
+GType
+gst_hip_exposure_graph_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_HIP_EXPOSURE_GRAPH_LUMA, "The luma histogram, white bars", "luma"},
+    {GST_HIP_EXPOSURE_GRAPH_RGB, "The red, green and blue histograms, each "
+          "in its colour, added where they overlap", "rgb"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstHipExposureGraph", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
 
 #define gst_hip_exposure_parent_class parent_class
 G_DEFINE_TYPE (GstHipExposure, gst_hip_exposure, GST_TYPE_HIPF_FILTER);
@@ -162,6 +183,9 @@ gst_hip_exposure_set_property (GObject * object, guint prop_id,
     case PROP_GRAPH_OPACITY:
       s.graph_opacity = g_value_get_uint (value);
       break;
+    case PROP_GRAPH_MODE:
+      s.graph_mode = g_value_get_enum (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -216,6 +240,9 @@ gst_hip_exposure_get_property (GObject * object, guint prop_id,
     case PROP_GRAPH_OPACITY:
       g_value_set_uint (value, s->graph_opacity);
       break;
+    case PROP_GRAPH_MODE:
+      g_value_set_enum (value, s->graph_mode);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -240,6 +267,8 @@ overlay_init (HipfExposureFrame * f, const GstVideoInfo * info,
 
   memset (f, 0, sizeof (*f));
   hipf_exposure_palette (f->band_start, f->palette);
+  hipf_exposure_graph_colours (f->graph_colours);
+  f->u_plane = f->v_plane = -1;
   f->n_planes = layout->n_planes;
   for (p = 0; p < layout->n_planes; p++) {
     const GstHipPlane *pl = &layout->planes[p];
@@ -257,6 +286,8 @@ overlay_init (HipfExposureFrame * f, const GstVideoInfo * info,
     for (p = 0; p < 3; p++)
       f->planes[p].roles[0] = yuv[p];
     f->luma_offset = 0;
+    f->u_plane = 1;
+    f->v_plane = 2;
     return;
   }
   for (c = 0; c < MIN (GST_VIDEO_INFO_N_COMPONENTS (info), 3); c++) {
@@ -271,6 +302,12 @@ overlay_init (HipfExposureFrame * f, const GstVideoInfo * info,
       f->rgb_offset[c] = GST_VIDEO_INFO_COMP_POFFSET (info, c);
   } else {
     f->luma_offset = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_Y);
+    if (GST_VIDEO_INFO_IS_YUV (info)) {
+      f->u_plane = GST_VIDEO_INFO_COMP_PLANE (info, GST_VIDEO_COMP_U);
+      f->u_channel = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_U);
+      f->v_plane = GST_VIDEO_INFO_COMP_PLANE (info, GST_VIDEO_COMP_V);
+      f->v_channel = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_V);
+    }
   }
 }
 
@@ -328,6 +365,7 @@ gst_hip_exposure_compute (GstHipfFilter * filter, guint index, guint slice,
   f.graph_width = s->graph_width;
   f.graph_height = s->graph_height;
   f.graph_opacity = s->graph_opacity;
+  f.graph_rgb = s->graph_mode == GST_HIP_EXPOSURE_GRAPH_RGB;
   return gst_hip_device_launched (dev, hipf_exposure_draw (&dev->limits, &f,
           fr->src, fr->dst[slice % 2], slot->scratch.ptr, stream),
       "hipf_exposure_draw");
@@ -398,6 +436,11 @@ gst_hip_exposure_class_init (GstHipExposureClass * klass)
       g_param_spec_uint ("histogram-opacity", "Histogram opacity",
           "Opacity of the histogram box: 0 transparent, 255 opaque", 0, 255,
           DEFAULT_GRAPH_OPACITY, live));
+  g_object_class_install_property (gobject_class, PROP_GRAPH_MODE,
+      g_param_spec_enum ("histogram-mode", "Histogram mode",
+          "What the graph shows: the luma histogram, or those of red, green "
+          "and blue in their colours", GST_TYPE_HIP_EXPOSURE_GRAPH,
+          DEFAULT_GRAPH_MODE, live));
 
   gst_element_class_set_static_metadata (element_class, "HIP exposure overlay",
       "Filter/Effect/Video/Hardware",
@@ -409,6 +452,7 @@ gst_hip_exposure_class_init (GstHipExposureClass * klass)
   hipf_class->compute = GST_DEBUG_FUNCPTR (gst_hip_exposure_compute);
   hipf_class->close = GST_DEBUG_FUNCPTR (gst_hip_exposure_close);
 
+  gst_type_mark_as_plugin_api (GST_TYPE_HIP_EXPOSURE_GRAPH, 0);
   GST_DEBUG_CATEGORY_INIT (gst_hip_exposure_debug, "hipexposure", 0,
       "HIP exposure overlay");
 }
@@ -427,4 +471,5 @@ gst_hip_exposure_init (GstHipExposure * self)
   s->graph_width = DEFAULT_GRAPH_WIDTH;
   s->graph_height = DEFAULT_GRAPH_HEIGHT;
   s->graph_opacity = DEFAULT_GRAPH_OPACITY;
+  s->graph_mode = DEFAULT_GRAPH_MODE;
 }

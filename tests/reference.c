@@ -396,6 +396,35 @@ pixel_luma (const GstVideoFrame * frame, gint x, gint y)
           GST_VIDEO_COMP_Y)];
 }
 
+static guint
+comp_at (const GstVideoFrame * frame, guint comp, gint x, gint y)
+{
+  const GstVideoFormatInfo *finfo = frame->info.finfo;
+  gint cx = x >> GST_VIDEO_FORMAT_INFO_W_SUB (finfo, comp);
+  gint cy = y >> GST_VIDEO_FORMAT_INFO_H_SUB (finfo, comp);
+
+  return ((const guint8 *) GST_VIDEO_FRAME_COMP_DATA (frame, comp))[cy *
+      GST_VIDEO_FRAME_COMP_STRIDE (frame, comp) + cx *
+      GST_VIDEO_FRAME_COMP_PSTRIDE (frame, comp)];
+}
+
+/* The R, G, B the RGB graph counts for pixel (x, y) (exposure.h). */
+static void
+pixel_rgb (const GstVideoFrame * frame, gint x, gint y, gint rgb[3])
+{
+  if (GST_VIDEO_INFO_IS_RGB (&frame->info)) {
+    rgb[0] = comp_at (frame, GST_VIDEO_COMP_R, x, y);
+    rgb[1] = comp_at (frame, GST_VIDEO_COMP_G, x, y);
+    rgb[2] = comp_at (frame, GST_VIDEO_COMP_B, x, y);
+  } else if (GST_VIDEO_INFO_IS_YUV (&frame->info)) {
+    hipf_exposure_yuv_to_rgb (comp_at (frame, GST_VIDEO_COMP_Y, x, y),
+        comp_at (frame, GST_VIDEO_COMP_U, x, y),
+        comp_at (frame, GST_VIDEO_COMP_V, x, y), rgb);
+  } else {
+    rgb[0] = rgb[1] = rgb[2] = comp_at (frame, GST_VIDEO_COMP_Y, x, y);
+  }
+}
+
 void
 ref_zones (const GstVideoFrame * frame, guint cols, guint rows, guint low,
     guint high, RefZone * zones)
@@ -443,17 +472,33 @@ ref_exposure_frame (const GstVideoFrame * in, GstVideoFrame * out,
     uint8_t palette[HIPF_EXPOSURE_BANDS][6];
   } pal;
   RefHistogram *hist = g_new (RefHistogram, 1);
-  guint64 largest = 0, *counts;
-  guint heights[REF_HIST_VALUES], v, c;
+  guint64 largest = 0, counts[3][REF_HIST_VALUES] = { {0} };
+  guint heights[3][REF_HIST_VALUES], v, c, graphs = e->graph_rgb ? 3 : 1;
+  guint8 colours[8][6];
   gint x, y;
 
   hipf_exposure_palette (pal.band_start, pal.palette);
-  ref_histogram_frame (in, 0, 0, 0, 0, hist);
-  counts = hist->counts[is_rgb ? hist->n_channels - 1 : 0];
-  for (v = 0; v < REF_HIST_VALUES; v++)
-    largest = MAX (largest, counts[v]);
-  for (v = 0; v < REF_HIST_VALUES; v++)
-    heights[v] = counts[v] * e->graph_height / MAX (largest, 1);
+  hipf_exposure_graph_colours (colours);
+  if (e->graph_rgb) {
+    for (y = 0; y < GST_VIDEO_FRAME_HEIGHT (in); y++)
+      for (x = 0; x < GST_VIDEO_FRAME_WIDTH (in); x++) {
+        gint rgb[3];
+
+        pixel_rgb (in, x, y, rgb);
+        for (c = 0; c < 3; c++)
+          counts[c][rgb[c]]++;
+      }
+  } else {
+    ref_histogram_frame (in, 0, 0, 0, 0, hist);
+    memcpy (counts[0], hist->counts[is_rgb ? hist->n_channels - 1 : 0],
+        sizeof (counts[0]));
+  }
+  for (c = 0; c < graphs; c++)
+    for (v = 0; v < REF_HIST_VALUES; v++)
+      largest = MAX (largest, counts[c][v]);
+  for (c = 0; c < graphs; c++)
+    for (v = 0; v < REF_HIST_VALUES; v++)
+      heights[c][v] = counts[c][v] * e->graph_height / MAX (largest, 1);
   frame_copy (out, in);
 
   for (c = 0; c < MIN (GST_VIDEO_FRAME_N_COMPONENTS (in), 3); c++) {
@@ -485,11 +530,19 @@ ref_exposure_frame (const GstVideoFrame * in, GstVideoFrame * out,
         gy = ly - (gint) e->graph_y;
         in_graph = e->graph && gx >= 0 && gx < (gint) e->graph_width
             && gy >= 0 && gy < (gint) e->graph_height;
-        bar = in_graph && (gint) e->graph_height - 1 - gy <
-            (gint) heights[gx * REF_HIST_VALUES / e->graph_width];
         if (in_graph) {
-          gint colour = chroma ? 128 : luma_role ? (bar ? 235 : 16) :
-              (bar ? 255 : 0);
+          gint bin = gx * REF_HIST_VALUES / e->graph_width;
+          gint above = (gint) e->graph_height - 1 - gy;
+          gint colour;
+
+          bar = above < (gint) heights[0][bin];
+          if (e->graph_rgb)
+            colour = colours[(above < (gint) heights[0][bin]) << 2 |
+                (above < (gint) heights[1][bin]) << 1 |
+                (above < (gint) heights[2][bin])][role];
+          else
+            colour = chroma ? 128 : luma_role ? (bar ? 235 : 16) :
+                (bar ? 255 : 0);
 
           val = ((gint) e->graph_opacity * colour +
               (255 - (gint) e->graph_opacity) * val + 127) / 255;

@@ -99,6 +99,7 @@ typedef struct
   gboolean false_color, zebra, graph;
   guint zebra_threshold, frame;
   guint graph_x, graph_y, graph_width, graph_height, graph_opacity;
+  gboolean graph_rgb;           /* red, green and blue graphs, not luma's */
 } RefExposure;
 
 /* @out: @in with the overlay drawn, by the same integer rules. */

@@ -55,6 +55,15 @@ GST_START_TEST (test_properties)
   g_object_set (e, "histogram-x", 8000, "histogram-width", 8000, NULL);
   g_object_get (e, "histogram-x", &i, NULL);
   fail_unless_equals_int (i, 8000);
+  /* The graph's modes, by nick. */
+  g_object_get (e, "histogram-mode", &i, NULL);
+  fail_unless_equals_int (i, 0);
+  gst_util_set_object_arg (G_OBJECT (e), "histogram-mode", "rgb");
+  g_object_get (e, "histogram-mode", &i, NULL);
+  fail_unless_equals_int (i, 1);
+  gst_util_set_object_arg (G_OBJECT (e), "histogram-mode", "luma");
+  g_object_get (e, "histogram-mode", &i, NULL);
+  fail_unless_equals_int (i, 0);
   gst_object_unref (e);
 }
 

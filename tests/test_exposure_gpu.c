@@ -30,6 +30,8 @@ check_format (GstVideoFormat format, const RefExposure * e)
       "histogram-x", e->graph_x, "histogram-y", e->graph_y,
       "histogram-width", e->graph_width, "histogram-height", e->graph_height,
       "histogram-opacity", e->graph_opacity, NULL);
+  gst_util_set_object_arg (G_OBJECT (h->element), "histogram-mode",
+      e->graph_rgb ? "rgb" : "luma");
   gst_harness_set_caps_str (h, caps, caps);
   for (n = 0; n < 2; n++) {
     GstVideoInfo info, out_info;
@@ -72,6 +74,10 @@ GST_START_TEST (test_overlays)
     /* Set before caps: taken, and clipped to the frame. */
     {FALSE, FALSE, TRUE, 235, 0, 30, 10, 40, 20, 200},
     {TRUE, TRUE, TRUE, 100, 0, 7, 5, 20, 16, 90},
+    /* The RGB graph, alone and over the others, and clipped. */
+    {FALSE, FALSE, TRUE, 235, 0, 3, 2, 30, 17, 160, TRUE},
+    {TRUE, TRUE, TRUE, 100, 0, 0, 0, 45, 23, 255, TRUE},
+    {FALSE, TRUE, TRUE, 128, 0, 30, 10, 40, 20, 200, TRUE},
   };
   guint f, c;
 

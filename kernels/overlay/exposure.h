@@ -17,6 +17,12 @@
  *    luma histogram as a bar (white: 255, or Y 235) of height
  *    count * height / the largest count, over black (0, or Y 16; Cb and
  *    Cr 128), blended at opacity a: (a * colour + (255 - a) * v + 127) / 255.
+ *    The RGB graph shows the histograms of R, G and B instead, each bar
+ *    count * height / the largest count of the three, in its own colour:
+ *    where bars overlap their colours add (red and green: yellow; all
+ *    three: white), as hipf_exposure_graph_colours() lists. YUV pixels
+ *    count the R, G, B of hipf_exposure_yuv_to_rgb() on their Y and their
+ *    block's Cb and Cr; GRAY8 pixels count their value in all three.
  */
 #ifndef HIPF_EXPOSURE_H
 #define HIPF_EXPOSURE_H
@@ -58,12 +64,19 @@ typedef struct {
   int zebra, zebra_threshold;
   unsigned frame;
   int graph, graph_x, graph_y, graph_width, graph_height, graph_opacity;
+  /* The RGB graph, and where a YUV pixel's Cb and Cr lie: plane and
+   * channel (u_plane -1: none, GRAY8). */
+  int graph_rgb;
+  int u_plane, u_channel, v_plane, v_channel;
+  uint8_t graph_colours[8][6];
 } HipfExposureFrame;
 
-/* Device scratch a frame's drawing needs: the luma counts the graph
- * shows (256 words), then its bar heights (256 halves). */
-#define HIPF_EXPOSURE_SCRATCH_BYTES (HIPF_HISTOGRAM_VALUES * \
-    (sizeof (uint32_t) + sizeof (uint16_t)))
+/* Device scratch a frame's drawing needs: the counts the graph shows
+ * (256 words for luma, R, G and B each: the luma graph uses the first),
+ * then its bar heights (as many halves). */
+#define HIPF_EXPOSURE_GRAPHS 3
+#define HIPF_EXPOSURE_SCRATCH_BYTES (HIPF_EXPOSURE_GRAPHS * \
+    HIPF_HISTOGRAM_VALUES * (sizeof (uint32_t) + sizeof (uint16_t)))
 
 /* Draws the overlay of @frame from @src into @dst (the same layout, not
  * overlapping), counting the graph's histogram on the way where it is

@@ -21,11 +21,14 @@ namespace {
  * global memory once. */
 constexpr int kDrawThreads = 256;
 
-/* The global scratch: the luma counts, then the bar heights. */
+/* Counters of the graphs: luma's, or R's, G's and B's. */
+constexpr int kGraphWords = HIPF_EXPOSURE_GRAPHS * HIPF_HISTOGRAM_VALUES;
+
+/* The global scratch: the counts, then the bar heights. */
 __host__ __device__ inline uint16_t *heights_of (void *scratch)
 {
   return reinterpret_cast<uint16_t *>(static_cast<uint32_t *>(scratch) +
-      HIPF_HISTOGRAM_VALUES);
+      kGraphWords);
 }
 
 __device__ inline int blend (int colour, int v, int a)
@@ -100,8 +103,13 @@ __device__ inline uint32_t shade (const HipfExposureFrame & f, int plane,
       && ((lx + ly + (int) f.frame) / 4) % 2 == 0;
   const bool graph = in_box (f, p, x, y);
   const int gx = lx - f.graph_x, gy = ly - f.graph_y;
-  const bool bar = graph && f.graph_height - 1 - gy <
-      heights[gx * HIPF_HISTOGRAM_VALUES / f.graph_width];
+  const int bin = graph ? gx * HIPF_HISTOGRAM_VALUES / f.graph_width : 0;
+  const int above = f.graph_height - 1 - gy;
+  const bool bar = graph && above < heights[bin];
+  /* The RGB graph's colour: which of the three bars stand here. */
+  const int bars = graph && f.graph_rgb ? (above < heights[bin]) << 2 |
+      (above < heights[HIPF_HISTOGRAM_VALUES + bin]) << 1 |
+      (above < heights[2 * HIPF_HISTOGRAM_VALUES + bin]) : 0;
 
   uint32_t out = px;
   for (int k = 0; k < p.channels; ++k) {
@@ -115,7 +123,10 @@ __device__ inline uint32_t shade (const HipfExposureFrame & f, int plane,
       v = f.palette[band][role - HIPF_ROLE_R];
     if (zebra)
       v = chroma ? 128 : luma_role ? 16 : 0;
-    if (graph)
+    if (graph && f.graph_rgb)
+      v = blend (f.graph_colours[bars][role - HIPF_ROLE_R], v,
+          f.graph_opacity);
+    else if (graph)
       v = blend (chroma ? 128 : luma_role ? (bar ? 235 : 16) :
           (bar ? 255 : 0), v, f.graph_opacity);
     out = (out & ~(0xffu << (8 * k))) | ((uint32_t) v << (8 * k));
@@ -195,10 +206,45 @@ __device__ inline void count_luma (uint32_t * hist, int luma)
  * blocks. The frame description is copied to shared memory once: indexed
  * by plane, band and channel, it would otherwise be copied out of the
  * kernel's parameters for every thread. */
+/* Sample @channel (plane, channel) of YUV pixel (x, y) of plane 0, whose
+ * bytes are @px: its own, or its block's in a chroma plane. */
+__device__ inline int chroma_at (const HipfExposureFrame & f, int plane,
+    int channel, uint32_t px, const uint8_t * src, int x, int y)
+{
+  if (plane == 0)
+    return byte_of (px, channel);
+  const HipfExposurePlane & c = f.planes[plane];
+  return src[c.offset + (size_t) (y >> c.h_sub) * c.pitch +
+      (size_t) (x >> c.w_sub) * c.channels + channel];
+}
+
+/* Counts pixel (x, y) of plane 0 into the graph's counters. */
+__device__ inline void count_pixel (const HipfExposureFrame & f,
+    uint32_t * hist, uint32_t px, int luma, const uint8_t * src, int x,
+    int y)
+{
+  if (!f.graph_rgb) {
+    count_luma (hist, luma);
+    return;
+  }
+  int rgb[3];
+  if (f.luma_offset < 0) {
+    for (int c = 0; c < 3; ++c)
+      rgb[c] = byte_of (px, f.rgb_offset[c]);
+  } else if (f.u_plane < 0) {
+    rgb[0] = rgb[1] = rgb[2] = luma;
+  } else {
+    hipf_exposure_yuv_to_rgb (luma, chroma_at (f, f.u_plane, f.u_channel,
+            px, src, x, y), chroma_at (f, f.v_plane, f.v_channel, px, src,
+            x, y), rgb);
+  }
+  for (int c = 0; c < 3; ++c)
+    count_luma (hist + c * HIPF_HISTOGRAM_VALUES, rgb[c]);
+}
+
 template <bool COUNT>
 constexpr size_t kDrawShared = sizeof (HipfExposureFrame) +
-    sizeof (PlaneLook) + sizeof (uint32_t) * (COUNT ? HIPF_HISTOGRAM_VALUES :
-    1);
+    sizeof (PlaneLook) + sizeof (uint32_t) * (COUNT ? kGraphWords : 1);
 
 template <bool COUNT>
 __global__ void __launch_bounds__ (kDrawThreads)
@@ -207,11 +253,11 @@ draw_frame (HipfExposureFrame frame, const uint8_t * __restrict__ src,
 {
   __shared__ HipfExposureFrame f;
   __shared__ PlaneLook look;
-  __shared__ uint32_t hist[COUNT ? HIPF_HISTOGRAM_VALUES : 1];
+  __shared__ uint32_t hist[COUNT ? kGraphWords : 1];
   if (threadIdx.x == 0)
     f = frame;
   if (COUNT)
-    for (int i = threadIdx.x; i < HIPF_HISTOGRAM_VALUES; i += blockDim.x)
+    for (int i = threadIdx.x; i < kGraphWords; i += blockDim.x)
       hist[i] = 0;
   __syncthreads ();
 
@@ -227,7 +273,7 @@ draw_frame (HipfExposureFrame frame, const uint8_t * __restrict__ src,
           p.channels);
       const int luma = luma_for (f, plane, px, src, x, y);
       if (COUNT && plane == 0)
-        count_luma (hist, luma);
+        count_pixel (f, hist, px, luma, src, x, y);
       if (COUNT && in_box (f, p, x, y))
         continue;
       store_pixel (out + (size_t) x * p.channels, p.channels,
@@ -236,25 +282,33 @@ draw_frame (HipfExposureFrame frame, const uint8_t * __restrict__ src,
   }
   if (COUNT && plane == 0) {
     __syncthreads ();
-    for (int i = threadIdx.x; i < HIPF_HISTOGRAM_VALUES; i += blockDim.x)
+    for (int i = threadIdx.x; i < kGraphWords; i += blockDim.x)
       if (hist[i])
         atomicAdd (&counts[i], hist[i]);
   }
 }
 
+/* Bar heights of @graphs histograms of 256 counts, against the largest
+ * count of them all. */
 __global__ void __launch_bounds__ (HIPF_HISTOGRAM_VALUES)
-bar_heights (const uint32_t * __restrict__ counts, int height,
+bar_heights (const uint32_t * __restrict__ counts, int graphs, int height,
     uint16_t * __restrict__ heights)
 {
   __shared__ uint32_t largest;
   const int v = threadIdx.x;
-  const uint32_t n = counts[v];
+  uint32_t most = 0;
+  for (int g = 0; g < graphs; ++g)
+    most = max (most, counts[g * HIPF_HISTOGRAM_VALUES + v]);
   if (v == 0)
     largest = 0;
   __syncthreads ();
-  atomicMax (&largest, n);
+  atomicMax (&largest, most);
   __syncthreads ();
-  heights[v] = (uint16_t) ((uint64_t) n * height / (largest ? largest : 1));
+  for (int g = 0; g < graphs; ++g) {
+    const int i = g * HIPF_HISTOGRAM_VALUES + v;
+    heights[i] = (uint16_t) ((uint64_t) counts[i] * height /
+        (largest ? largest : 1));
+  }
 }
 
 /* The samples of plane blockIdx.y inside the graph's box, plane columns
@@ -316,8 +370,9 @@ hipf_exposure_draw (const HipfDeviceLimits * limits,
         hipf::kDrawThreads, 0, stream>>> (*frame, src, dst, counts);
     return hipGetLastError ();
   }
+  const int graphs = frame->graph_rgb ? 3 : 1;
   hipError_t err = hipMemsetAsync (counts, 0,
-      HIPF_HISTOGRAM_VALUES * sizeof (uint32_t), stream);
+      graphs * HIPF_HISTOGRAM_VALUES * sizeof (uint32_t), stream);
   if (err != hipSuccess)
     return err;
   const int grid = hipf::persistent_grid (limits, hipf::draw_frame<true>,
@@ -325,7 +380,7 @@ hipf_exposure_draw (const HipfDeviceLimits * limits,
   hipf::draw_frame<true> <<<dim3 (grid, frame->n_planes),
       hipf::kDrawThreads, 0, stream>>> (*frame, src, dst, counts);
   hipf::bar_heights <<<1, HIPF_HISTOGRAM_VALUES, 0, stream>>> (counts,
-      frame->graph_height, hipf::heights_of (scratch));
+      graphs, frame->graph_height, hipf::heights_of (scratch));
   const int box_w = frame->graph_width < width ? frame->graph_width : width;
   const int box_h = frame->graph_height < height ? frame->graph_height :
       height;
