@@ -524,7 +524,7 @@ ref_exposure_frame (const GstVideoFrame * in, GstVideoFrame * out,
         if (e->false_color)
           val = pal.palette[band][role];
         if (e->zebra && luma >= e->zebra_threshold
-            && ((lx + ly + (gint) e->frame) / 4) % 2 == 0)
+            && (((guint) (lx + ly) + e->frame) / 4) % 2 == 0)
           val = chroma ? 128 : luma_role ? 16 : 0;
         gx = lx - (gint) e->graph_x;
         gy = ly - (gint) e->graph_y;

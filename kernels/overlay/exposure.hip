@@ -100,7 +100,7 @@ __device__ inline uint32_t shade (const HipfExposureFrame & f, int plane,
   for (int b = 1; b < HIPF_EXPOSURE_BANDS; ++b)
     band += luma >= f.band_start[b];
   const bool zebra = f.zebra && luma >= f.zebra_threshold
-      && ((lx + ly + (int) f.frame) / 4) % 2 == 0;
+      && (((unsigned) (lx + ly) + f.frame) / 4) % 2 == 0;
   const bool graph = in_box (f, p, x, y);
   const int gx = lx - f.graph_x, gy = ly - f.graph_y;
   const int bin = graph ? gx * HIPF_HISTOGRAM_VALUES / f.graph_width : 0;
@@ -181,7 +181,8 @@ __device__ inline uint32_t shade_outside (const HipfExposureFrame & f,
   if (f.false_color)
     out = (px & look.keep) | look.colour[luma];
   if (f.zebra && luma >= f.zebra_threshold
-      && (((x << p.w_sub) + (y << p.h_sub) + (int) f.frame) / 4) % 2 == 0)
+      && (((unsigned) ((x << p.w_sub) + (y << p.h_sub)) + f.frame) / 4) % 2
+      == 0)
     out = (px & look.keep) | look.black;
   return out;
 }
