@@ -8,6 +8,7 @@
 #include <gst/check/gstcheck.h>
 
 #include "testutil.h"
+#include "overlay/palette.h"
 
 GST_START_TEST (test_registered)
 {
@@ -84,6 +85,46 @@ GST_START_TEST (test_error_without_device)
 
 GST_END_TEST;
 
+/* The colour conversions the RGB graph and the palette use, which the
+ * kernel and the reference share, by hand. */
+GST_START_TEST (test_colours)
+{
+  static const struct
+  {
+    gint y, u, v, r, g, b;
+  } yuv[] = {
+    {235, 128, 128, 255, 255, 255}, {16, 128, 128, 0, 0, 0},
+    /* BT.601 red: R (298·66 + 409·112 + 128) >> 8 = 256 -> 255, G
+     * (19668 + 3800 - 23296 + 128) >> 8 = 1, B (19668 - 19608 + 128) >> 8
+     * = 0. */
+    {82, 90, 240, 255, 1, 0},
+    /* Below the range: clamped at 0, with the floor of negative sums. */
+    {0, 128, 128, 0, 0, 0}, {126, 16, 16, 0, 255, 0},
+  };
+  guint8 colours[8][6];
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (yuv); i++) {
+    gint rgb[3];
+
+    hipf_exposure_yuv_to_rgb (yuv[i].y, yuv[i].u, yuv[i].v, rgb);
+    fail_unless (rgb[0] == yuv[i].r && rgb[1] == yuv[i].g
+        && rgb[2] == yuv[i].b, "%d %d %d -> %d %d %d", yuv[i].y, yuv[i].u,
+        yuv[i].v, rgb[0], rgb[1], rgb[2]);
+  }
+  hipf_exposure_graph_colours (colours);
+  /* Black, red (bit 2), white; Y' Cb Cr by BT.601 limited range. */
+  fail_unless (colours[0][0] == 0 && colours[0][3] == 16
+      && colours[0][4] == 128 && colours[0][5] == 128);
+  fail_unless (colours[4][0] == 255 && colours[4][1] == 0
+      && colours[4][2] == 0 && colours[4][3] == 82 && colours[4][4] == 90
+      && colours[4][5] == 240);
+  fail_unless (colours[7][3] == 235 && colours[7][4] == 128
+      && colours[7][5] == 128);
+}
+
+GST_END_TEST;
+
 static Suite *
 exposure_suite (void)
 {
@@ -93,6 +134,7 @@ exposure_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_registered);
   tcase_add_test (tc, test_properties);
+  tcase_add_test (tc, test_colours);
   tcase_add_test (tc, test_caps);
   tcase_add_test (tc, test_error_without_device);
   return s;
