@@ -7,7 +7,7 @@
  * (test_exposure_gpu), and saves it as a PNG: the README's picture,
  * made without a GPU.
  *
- *   render-overlay OUT.png [false-color]
+ *   render-overlay OUT.png [false-color] [rgb]
  */
 #include <gst/app/gstappsink.h>
 #include <gst/app/gstappsrc.h>
@@ -17,11 +17,13 @@
 
 #define CAPS "video/x-raw,format=RGBA,width=640,height=360,framerate=1/1"
 
+/* One frame of videotestsrc's @pattern. */
 static GstSample *
-test_frame (void)
+test_frame (const gchar * pattern)
 {
-  GstElement *p = gst_parse_launch ("videotestsrc pattern=smpte num-buffers=1"
-      " ! " CAPS " ! appsink name=out", NULL);
+  gchar *desc = g_strdup_printf ("videotestsrc pattern=%s num-buffers=1 ! "
+      CAPS " ! appsink name=out", pattern);
+  GstElement *p = gst_parse_launch (desc, NULL);
   GstElement *sink = gst_bin_get_by_name (GST_BIN (p), "out");
   GstSample *sample;
 
@@ -30,6 +32,7 @@ test_frame (void)
   gst_element_set_state (p, GST_STATE_NULL);
   gst_object_unref (sink);
   gst_object_unref (p);
+  g_free (desc);
   return sample;
 }
 
@@ -68,14 +71,20 @@ main (int argc, char **argv)
   GstVideoInfo info;
   GstVideoFrame in, out;
   GstBuffer *drawn;
+  gint i;
 
   gst_init (&argc, &argv);
   if (argc < 2) {
-    g_printerr ("usage: %s OUT.png [false-color]\n", argv[0]);
+    g_printerr ("usage: %s OUT.png [false-color] [rgb]\n", argv[0]);
     return 2;
   }
-  e.false_color = argc > 2 && g_str_equal (argv[2], "false-color");
-  sample = test_frame ();
+  for (i = 2; i < argc; i++) {
+    e.false_color |= g_str_equal (argv[i], "false-color");
+    e.graph_rgb |= g_str_equal (argv[i], "rgb");
+  }
+  /* SMPTE bars show the zebra and the false colours; the RGB graph wants
+   * a picture of many colours. */
+  sample = test_frame (e.graph_rgb ? "colors" : "smpte");
   if (sample == NULL || !gst_video_info_from_caps (&info,
           gst_sample_get_caps (sample))) {
     g_printerr ("no test frame\n");
