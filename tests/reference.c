@@ -500,3 +500,32 @@ ref_exposure_frame (const GstVideoFrame * in, GstVideoFrame * out,
   }
   g_free (hist);
 }
+
+void
+ref_convolve_plane (const RefPlane * src, const RefPlane * dst,
+    const HipfConvolveMask * m, RefBorder mode)
+{
+  const gint w = m->separable ? m->n_x : m->width;
+  const gint h = m->separable ? m->n_y : m->height;
+  gint x, y, c, i, j;
+
+  for (y = 0; y < src->height; y++)
+    for (x = 0; x < src->width; x++)
+      for (c = 0; c < src->channels; c++) {
+        gint64 sum = 0;
+
+        for (j = 0; j < h; j++) {
+          gint sy = ref_border_index (y + j - h / 2, src->height, mode);
+
+          for (i = 0; i < w; i++) {
+            gint sx = ref_border_index (x + i - w / 2, src->width, mode);
+            gint tap = m->separable ? m->taps_y[j] * m->taps_x[i] :
+                m->taps[j * w + i];
+
+            if (sx >= 0 && sy >= 0)
+              sum += (gint64) tap * sample_get (src, sx, sy, c);
+          }
+        }
+        sample_set (dst, x, y, c, hipf_convolve_output (sum, m));
+      }
+}

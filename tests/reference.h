@@ -10,6 +10,8 @@
 
 #include <gst/video/video.h>
 
+#include "convolve/mask.h"
+
 typedef enum
 {
   REF_BORDER_ZERO,
@@ -92,6 +94,12 @@ typedef struct
 
 void ref_histogram_stats (const guint64 * luma, guint low, guint high,
     guint target, RefStats * stats);
+
+/* hipconvolve's output for one plane (kernels/convolve/mask.h has the
+ * rules): every channel, the window's samples outside the plane as @mode
+ * has them (zero, clamp, mirror or wrap). */
+void ref_convolve_plane (const RefPlane * src, const RefPlane * dst,
+    const HipfConvolveMask * mask, RefBorder mode);
 
 /* What hipexposure draws (kernels/overlay/exposure.h has the rules). */
 typedef struct
