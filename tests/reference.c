@@ -503,7 +503,7 @@ ref_exposure_frame (const GstVideoFrame * in, GstVideoFrame * out,
 
 void
 ref_convolve_plane (const RefPlane * src, const RefPlane * dst,
-    const HipfConvolveMask * m, RefBorder mode)
+    const HipfConvolveMask * m, RefBorder mode, guint channels)
 {
   const gint w = m->separable ? m->n_x : m->width;
   const gint h = m->separable ? m->n_y : m->height;
@@ -514,6 +514,10 @@ ref_convolve_plane (const RefPlane * src, const RefPlane * dst,
       for (c = 0; c < src->channels; c++) {
         gint64 sum = 0;
 
+        if (!(channels >> c & 1)) {
+          sample_set (dst, x, y, c, sample_get (src, x, y, c));
+          continue;
+        }
         for (j = 0; j < h; j++) {
           gint sy = ref_border_index (y + j - h / 2, src->height, mode);
 
@@ -528,4 +532,60 @@ ref_convolve_plane (const RefPlane * src, const RefPlane * dst,
         }
         sample_set (dst, x, y, c, hipf_convolve_output (sum, m));
       }
+}
+
+/* Component @comp of packed 4:2:2, through planes of its own. */
+static void
+convolve_component (const GstVideoFrame * in, GstVideoFrame * out,
+    guint comp, const HipfConvolveMask * m, RefBorder mode, gboolean apply)
+{
+  gint w = GST_VIDEO_FRAME_COMP_WIDTH (in, comp);
+  gint h = GST_VIDEO_FRAME_COMP_HEIGHT (in, comp);
+  gint ps_in = GST_VIDEO_FRAME_COMP_PSTRIDE (in, comp);
+  gint ps_out = GST_VIDEO_FRAME_COMP_PSTRIDE (out, comp);
+  const guint8 *src = GST_VIDEO_FRAME_COMP_DATA (in, comp);
+  guint8 *dst = GST_VIDEO_FRAME_COMP_DATA (out, comp);
+  guint8 *a = g_malloc ((gsize) w * h), *b = g_malloc ((gsize) w * h);
+  RefPlane pa = { a, w, w, h, 1 }, pb = { b, w, w, h, 1 };
+  gint x, y;
+
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++)
+      a[y * w + x] = src[y * GST_VIDEO_FRAME_COMP_STRIDE (in, comp) +
+          x * ps_in];
+  ref_convolve_plane (&pa, &pb, m, mode, apply ? 1 : 0);
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++)
+      dst[y * GST_VIDEO_FRAME_COMP_STRIDE (out, comp) + x * ps_out] =
+          b[y * w + x];
+  g_free (a);
+  g_free (b);
+}
+
+void
+ref_convolve_frame (const GstVideoFrame * in, GstVideoFrame * out,
+    const HipfConvolveMask * m, RefBorder mode, gboolean luma_only)
+{
+  const GstVideoFormatInfo *finfo = in->info.finfo;
+  gboolean yuv = GST_VIDEO_INFO_IS_YUV (&in->info) && luma_only;
+  guint p, c;
+
+  frame_copy (out, in);
+  if (GST_VIDEO_FRAME_N_PLANES (in) == 1 &&
+      GST_VIDEO_FORMAT_INFO_W_SUB (finfo, 1) > 0) {
+    for (c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (in); c++)
+      convolve_component (in, out, c, m, mode, !yuv || c == 0);
+    return;
+  }
+  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (in); p++) {
+    RefPlane src, dst;
+    guint channels = 0xf;
+
+    ref_plane_from_frame (in, p, &src, NULL, NULL);
+    ref_plane_from_frame (out, p, &dst, NULL, NULL);
+    if (yuv)
+      channels = p == GST_VIDEO_FORMAT_INFO_PLANE (finfo, GST_VIDEO_COMP_Y) ?
+          1u << GST_VIDEO_FORMAT_INFO_POFFSET (finfo, GST_VIDEO_COMP_Y) : 0;
+    ref_convolve_plane (&src, &dst, m, mode, channels);
+  }
 }

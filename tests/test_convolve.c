@@ -6,6 +6,7 @@
  * reference of its output, without a GPU.
  */
 #include <gst/check/gstcheck.h>
+#include <gst/base/gstbasetransform.h>
 
 #include "gsthipconvmask.h"
 #include "reference.h"
@@ -260,13 +261,13 @@ GST_START_TEST (test_reference_by_hand)
           &m));
   m.divisor = 4;
   m.offset = 128;
-  ref_convolve_plane (&src, &dst, &m, REF_BORDER_CLAMP);
+  ref_convolve_plane (&src, &dst, &m, REF_BORDER_CLAMP, 1);
   /* Centre: 4 * (30 - 10) / 4 = 20; left column: 4 * (20 - 10) / 4. */
   fail_unless_equals_int (out[4], 148);
   fail_unless_equals_int (out[3], 138);
   fail_unless_equals_int (out[5], 138);
   /* Zero border: the right column sees -4 * 20 / 4. */
-  ref_convolve_plane (&src, &dst, &m, REF_BORDER_ZERO);
+  ref_convolve_plane (&src, &dst, &m, REF_BORDER_ZERO, 1);
   fail_unless_equals_int (out[5], 128 - 20);
 }
 
@@ -297,7 +298,7 @@ GST_START_TEST (test_reference_is_box_blur)
     for (i = 0; i < m.width * m.height; i++)
       m.taps[i] = 1;
     m.divisor = m.width * m.height;
-    ref_convolve_plane (&src, &pa, &m, mode);
+    ref_convolve_plane (&src, &pa, &m, mode, 0xf);
     ref_box_blur_plane (&src, &pb, r, r, mode);
     for (y = 0; y < h; y++)
       fail_unless (memcmp (a + y * stride, b + y * stride, w * ch) == 0,
@@ -307,6 +308,72 @@ GST_START_TEST (test_reference_is_box_blur)
     g_free (a);
     g_free (b);
   }
+}
+
+GST_END_TEST;
+
+/* The element's properties: ranges, defaults, and bad values refused
+ * with a warning, the old value kept. */
+GST_START_TEST (test_properties)
+{
+  GstElement *e = gst_element_factory_make ("hipconvolve", NULL);
+  GParamSpecInt *divisor, *offset;
+  gchar *text = NULL;
+  gint mode;
+
+  fail_unless (e != NULL);
+  divisor = G_PARAM_SPEC_INT (g_object_class_find_property
+      (G_OBJECT_GET_CLASS (e), "divisor"));
+  offset = G_PARAM_SPEC_INT (g_object_class_find_property
+      (G_OBJECT_GET_CLASS (e), "offset"));
+  fail_unless_equals_int (divisor->minimum, -8388608);
+  fail_unless_equals_int (divisor->maximum, 8388608);
+  fail_unless_equals_int (divisor->default_value, 0);
+  fail_unless_equals_int (offset->default_value, 0);
+  /* Without a mask frames pass through. */
+  fail_unless (gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (e)));
+
+  g_object_set (e, "kernel", "1 2 1; 2 4 2; 1 2 1", NULL);
+  fail_if (gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (e)));
+  ASSERT_WARNING (g_object_set (e, "kernel", "1 2; 3 4", NULL));
+  ASSERT_WARNING (g_object_set (e, "kernel", "1 x 1", NULL));
+  g_object_get (e, "kernel", &text, NULL);
+  fail_unless_equals_string (text, "1 2 1; 2 4 2; 1 2 1");
+  g_free (text);
+  ASSERT_WARNING (g_object_set (e, "kernel-x", "1 1", NULL));
+  g_object_get (e, "kernel-x", &text, NULL);
+  fail_unless (text == NULL);
+  g_object_set (e, "kernel-x", "1, 4, 6, 4, 1", NULL);
+  g_object_get (e, "kernel-x", &text, NULL);
+  fail_unless_equals_string (text, "1 4 6 4 1");
+  g_free (text);
+  /* valid is refused: it means nothing for signed masks. */
+  gst_util_set_object_arg (G_OBJECT (e), "border-mode", "clamp");
+  ASSERT_WARNING (gst_util_set_object_arg (G_OBJECT (e), "border-mode",
+          "valid"));
+  g_object_get (e, "border-mode", &mode, NULL);
+  fail_unless_equals_int (mode, 1);
+  /* Clearing the mask passes frames through again. */
+  g_object_set (e, "kernel", "", NULL);
+  fail_unless (gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (e)));
+  gst_util_set_object_arg (G_OBJECT (e), "preset", "sobel-x");
+  fail_if (gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (e)));
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_caps)
+{
+  hipf_test_check_caps ("hipconvolve", hipf_test_formats,
+      hipf_test_n_formats);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_error_without_device)
+{
+  hipf_test_check_start_error ("hipconvolve");
 }
 
 GST_END_TEST;
@@ -325,6 +392,9 @@ convolve_suite (void)
   tcase_add_test (tc, test_rounding);
   tcase_add_test (tc, test_reference_by_hand);
   tcase_add_test (tc, test_reference_is_box_blur);
+  tcase_add_test (tc, test_properties);
+  tcase_add_test (tc, test_caps);
+  tcase_add_test (tc, test_error_without_device);
   return s;
 }
 
