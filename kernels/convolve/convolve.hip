@@ -132,34 +132,38 @@ convolve_rows (const uint8_t * __restrict__ src, size_t src_pitch,
   int *mask = shared;
   uint8_t *tile = reinterpret_cast<uint8_t *>(shared + a.mw);
   const int tw = kRowThreads + a.mw - 1;
-  const int x0 = blockIdx.x * kRowThreads, y = blockIdx.y;
+  const int x0 = blockIdx.x * kRowThreads, x = x0 + threadIdx.x;
 
   for (int i = threadIdx.x; i < a.mw; i += kRowThreads)
     mask[i] = taps[i];
-  const uint8_t *row = src + (size_t) y * src_pitch;
-  for (int i = threadIdx.x; i < tw * C; i += kRowThreads) {
-    const int tx = i / C, c = i - tx * C;
-    const int sx = border_index (x0 + tx - a.mw / 2, a.width, a.border);
-    tile[i] = sx < 0 ? 0 : row[(size_t) sx * C + c];
-  }
-  __syncthreads ();
-  const int x = x0 + threadIdx.x;
-  if (x >= a.width)
-    return;
-  int sum[C];
-#pragma unroll
-  for (int c = 0; c < C; ++c)
-    sum[c] = 0;
-  const uint8_t *t = tile + (size_t) threadIdx.x * C;
-  for (int i = 0; i < a.mw; ++i) {
+  /* Rows dealt out to the blocks of each stretch: a grid is at most
+   * 65535 blocks high. */
+  for (int y = blockIdx.y; y < a.height; y += gridDim.y) {
+    const uint8_t *row = src + (size_t) y * src_pitch;
+    __syncthreads ();
+    for (int i = threadIdx.x; i < tw * C; i += kRowThreads) {
+      const int tx = i / C, c = i - tx * C;
+      const int sx = border_index (x0 + tx - a.mw / 2, a.width, a.border);
+      tile[i] = sx < 0 ? 0 : row[(size_t) sx * C + c];
+    }
+    __syncthreads ();
+    if (x >= a.width)
+      continue;
+    int sum[C];
 #pragma unroll
     for (int c = 0; c < C; ++c)
-      sum[c] += mask[i] * t[i * C + c];
-  }
-  int32_t *out = sums + ((size_t) y * a.width + x) * C;
+      sum[c] = 0;
+    const uint8_t *t = tile + (size_t) threadIdx.x * C;
+    for (int i = 0; i < a.mw; ++i) {
 #pragma unroll
-  for (int c = 0; c < C; ++c)
-    out[c] = sum[c];
+      for (int c = 0; c < C; ++c)
+        sum[c] += mask[i] * t[i * C + c];
+    }
+    int32_t *out = sums + ((size_t) y * a.width + x) * C;
+#pragma unroll
+    for (int c = 0; c < C; ++c)
+      out[c] = sum[c];
+  }
 }
 
 /* Column pass over the row sums: a block kColX samples (pixel-channels)
@@ -228,7 +232,8 @@ hipError_t launch (const HipfConvolvePlane * p, const HipfConvolveMask * m,
       HIPF_CONVOLVE_MAX_TAPS * 2);
   a.mw = m->n_x;
   a.mh = 1;
-  convolve_rows<C> <<<dim3 (ceil_div (p->width, kRowThreads), p->height),
+  convolve_rows<C> <<<dim3 (ceil_div (p->width, kRowThreads),
+          p->height < 65535 ? p->height : 65535),
       kRowThreads, a.mw * sizeof (int) + (size_t) (kRowThreads + a.mw - 1) *
       C, stream>>> (src, src_pitch, sums, a, taps);
   a.mw = 1;
