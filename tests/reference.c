@@ -169,12 +169,15 @@ ref_plane_from_frame (const GstVideoFrame * frame, guint p, RefPlane * plane,
 }
 
 /* Component @comp of a frame whose components interleave within a plane
- * (packed 4:2:2), blurred through planes of its own. */
+ * (packed 4:2:2), copied out into a plane of its own, through @apply, and
+ * back. */
+typedef void (*PlaneOp) (const RefPlane * src, const RefPlane * dst,
+    guint comp, gconstpointer data);
+
 static void
-blur_component (const GstVideoFrame * in, GstVideoFrame * out, guint comp,
-    gint rx, gint ry, RefBorder mode)
+through_component (const GstVideoFrame * in, GstVideoFrame * out,
+    guint comp, PlaneOp apply, gconstpointer data)
 {
-  const GstVideoFormatInfo *finfo = in->info.finfo;
   gint w = GST_VIDEO_FRAME_COMP_WIDTH (in, comp);
   gint h = GST_VIDEO_FRAME_COMP_HEIGHT (in, comp);
   gint ps_in = GST_VIDEO_FRAME_COMP_PSTRIDE (in, comp);
@@ -189,15 +192,34 @@ blur_component (const GstVideoFrame * in, GstVideoFrame * out, guint comp,
     for (x = 0; x < w; x++)
       a[y * w + x] = src[y * GST_VIDEO_FRAME_COMP_STRIDE (in, comp) +
           x * ps_in];
-  ref_box_blur_plane (&pa, &pb,
-      GST_VIDEO_FORMAT_INFO_W_SUB (finfo, comp) ? (rx + 1) >> 1 : rx,
-      GST_VIDEO_FORMAT_INFO_H_SUB (finfo, comp) ? (ry + 1) >> 1 : ry, mode);
+  apply (&pa, &pb, comp, data);
   for (y = 0; y < h; y++)
     for (x = 0; x < w; x++)
       dst[y * GST_VIDEO_FRAME_COMP_STRIDE (out, comp) + x * ps_out] =
           b[y * w + x];
   g_free (a);
   g_free (b);
+}
+
+typedef struct
+{
+  const GstVideoFormatInfo *finfo;
+  gint rx, ry;
+  RefBorder mode;
+} BlurArgs;
+
+/* Luma with the radius, chroma with half the horizontal one, as for
+ * Y42B. */
+static void
+blur_component (const RefPlane * src, const RefPlane * dst, guint comp,
+    gconstpointer data)
+{
+  const BlurArgs *b = data;
+
+  ref_box_blur_plane (src, dst,
+      GST_VIDEO_FORMAT_INFO_W_SUB (b->finfo, comp) ? (b->rx + 1) >> 1 : b->rx,
+      GST_VIDEO_FORMAT_INFO_H_SUB (b->finfo, comp) ? (b->ry + 1) >> 1 : b->ry,
+      b->mode);
 }
 
 /* gst_video_frame_copy, and the half-filled last macropixel of an odd
@@ -234,12 +256,13 @@ ref_box_blur_frame (const GstVideoFrame * in, GstVideoFrame * out, gint rx,
   switch (GST_VIDEO_FRAME_FORMAT (in)) {
     case GST_VIDEO_FORMAT_YUY2:
     case GST_VIDEO_FORMAT_UYVY:
-    case GST_VIDEO_FORMAT_YVYU:
-      /* Luma with the radius, chroma with half the horizontal one, as for
-       * Y42B. */
+    case GST_VIDEO_FORMAT_YVYU:{
+      BlurArgs b = { in->info.finfo, rx, ry, mode };
+
       for (p = 0; p < GST_VIDEO_FRAME_N_COMPONENTS (in); p++)
-        blur_component (in, out, p, rx, ry, mode);
+        through_component (in, out, p, blur_component, &b);
       return;
+    }
     default:
       break;
   }
@@ -534,32 +557,21 @@ ref_convolve_plane (const RefPlane * src, const RefPlane * dst,
       }
 }
 
-/* Component @comp of packed 4:2:2, through planes of its own. */
-static void
-convolve_component (const GstVideoFrame * in, GstVideoFrame * out,
-    guint comp, const HipfConvolveMask * m, RefBorder mode, gboolean apply)
+typedef struct
 {
-  gint w = GST_VIDEO_FRAME_COMP_WIDTH (in, comp);
-  gint h = GST_VIDEO_FRAME_COMP_HEIGHT (in, comp);
-  gint ps_in = GST_VIDEO_FRAME_COMP_PSTRIDE (in, comp);
-  gint ps_out = GST_VIDEO_FRAME_COMP_PSTRIDE (out, comp);
-  const guint8 *src = GST_VIDEO_FRAME_COMP_DATA (in, comp);
-  guint8 *dst = GST_VIDEO_FRAME_COMP_DATA (out, comp);
-  guint8 *a = g_malloc ((gsize) w * h), *b = g_malloc ((gsize) w * h);
-  RefPlane pa = { a, w, w, h, 1 }, pb = { b, w, w, h, 1 };
-  gint x, y;
+  const HipfConvolveMask *mask;
+  RefBorder mode;
+  gboolean luma_only;
+} ConvolveArgs;
 
-  for (y = 0; y < h; y++)
-    for (x = 0; x < w; x++)
-      a[y * w + x] = src[y * GST_VIDEO_FRAME_COMP_STRIDE (in, comp) +
-          x * ps_in];
-  ref_convolve_plane (&pa, &pb, m, mode, apply ? 1 : 0);
-  for (y = 0; y < h; y++)
-    for (x = 0; x < w; x++)
-      dst[y * GST_VIDEO_FRAME_COMP_STRIDE (out, comp) + x * ps_out] =
-          b[y * w + x];
-  g_free (a);
-  g_free (b);
+static void
+convolve_component (const RefPlane * src, const RefPlane * dst, guint comp,
+    gconstpointer data)
+{
+  const ConvolveArgs *c = data;
+
+  ref_convolve_plane (src, dst, c->mask, c->mode, c->luma_only
+      && comp != 0 ? 0 : 1);
 }
 
 void
@@ -573,8 +585,10 @@ ref_convolve_frame (const GstVideoFrame * in, GstVideoFrame * out,
   frame_copy (out, in);
   if (GST_VIDEO_FRAME_N_PLANES (in) == 1 &&
       GST_VIDEO_FORMAT_INFO_W_SUB (finfo, 1) > 0) {
+    ConvolveArgs args = { m, mode, yuv };
+
     for (c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (in); c++)
-      convolve_component (in, out, c, m, mode, !yuv || c == 0);
+      through_component (in, out, c, convolve_component, &args);
     return;
   }
   for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (in); p++) {
