@@ -25,7 +25,7 @@
 
 #include "gsthipconvolve.h"
 #include "gsthipconvmask.h"
-#include "gsthipboxblur.h"      /* GstHipBorderMode */
+#include "gsthipborder.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_hip_convolve_debug);
 #define GST_CAT_DEFAULT gst_hip_convolve_debug
