@@ -444,13 +444,16 @@ bench_convolve (GstVideoFormat format, gint w, gint h,
   static const gint sides[] = { 3, 5, 15 };
   DevFrame f;
   OpArgs a = { limits };
-  HipfConvolveMask *m = g_new0 (HipfConvolveMask, 1);
+  HipfConvolveMask *m;
   const GstHipPlane *pl;
   HipfConvolvePlane plane;
   gdouble copy;
   guint s;
   gint i, j;
 
+  /* Pinned, as the element keeps it: the taps' copy is asynchronous. */
+  CHECK (hipHostMalloc ((void **) &m, sizeof (*m), 0));
+  memset (m, 0, sizeof (*m));
   dev_frame_init (&f, format, w, h, limits, FALSE);
   pl = &f.layout.planes[0];
   plane.width = pl->width;
@@ -490,5 +493,5 @@ bench_convolve (GstVideoFormat format, gint w, gint h,
       time_op (&f, op_convolve, &a), copy, 0);
   CHECK (hipFree (a.conv_scratch));
   dev_frame_clear (&f);
-  g_free (m);
+  CHECK (hipHostFree (m));
 }

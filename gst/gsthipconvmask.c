@@ -145,7 +145,10 @@ gst_hip_conv_mask_set_separable (HipfConvolveMask * mask,
     const gint * taps_x, gint n_x, const gint * taps_y, gint n_y,
     gchar ** why)
 {
-  gint64 w = weight (taps_x, n_x) * weight (taps_y, n_y);
+  gint64 wx = weight (taps_x, n_x), wy = weight (taps_y, n_y);
+  /* Each vector too: an all-zero one would let the other's row sums
+   * overflow before the product is 0. */
+  gint64 w = MAX (wx * wy, MAX (wx, wy));
 
   *why = NULL;
   if (n_x < 1 || n_y < 1 || n_x % 2 == 0 || n_y % 2 == 0

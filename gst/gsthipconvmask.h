@@ -39,7 +39,8 @@ gboolean gst_hip_conv_taps_parse (const gchar * text, gint * taps, gint * n,
     gchar ** why);
 
 /* Makes @mask separable with @taps_x (a row) and @taps_y (a column); FALSE
- * with *@why set where the outer product weighs too much. */
+ * with *@why set where the outer product, or either vector, weighs more
+ * than HIPF_CONVOLVE_MAX_WEIGHT. */
 gboolean gst_hip_conv_mask_set_separable (HipfConvolveMask * mask,
     const gint * taps_x, gint n_x, const gint * taps_y, gint n_y,
     gchar ** why);

@@ -67,7 +67,10 @@ typedef struct
 
 typedef struct
 {
-  HipfConvolveMask mask;        /* the frame's */
+  /* The frame's mask, in pinned memory: its taps' copy to the device then
+   * waits for nothing on the host. */
+  GstHipMemory host_mask;
+  HipfConvolveMask *mask;
   HipfBorderMode border;
   gboolean luma_only;
   GstHipMemory scratch[GST_VIDEO_MAX_PLANES];
@@ -160,6 +163,30 @@ update_passthrough (GstHipConvolve * self)
   gst_hipf_filter_set_passthrough (GST_HIPF_FILTER (self), none);
 }
 
+/* Whether @taps, set as the row (PROP_KERNEL_X) or the column, make a
+ * separable mask with the other vector that stays within the weight
+ * bound (or stand within it alone, where the other is unset). */
+static gboolean
+separable_fits (const Settings * s, guint prop_id, const gint * taps, gint n,
+    gchar ** why)
+{
+  HipfConvolveMask *m = g_new (HipfConvolveMask, 1);
+  static const gint one = 1;
+  gboolean x = prop_id == PROP_KERNEL_X;
+  const gint *other = x ? s->taps_y : s->taps_x;
+  gint n_other = x ? s->n_y : s->n_x;
+  gboolean ok;
+
+  if (n_other == 0) {
+    other = &one;
+    n_other = 1;
+  }
+  ok = x ? gst_hip_conv_mask_set_separable (m, taps, n, other, n_other, why) :
+      gst_hip_conv_mask_set_separable (m, other, n_other, taps, n, why);
+  g_free (m);
+  return ok;
+}
+
 static void
 gst_hip_convolve_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
@@ -189,7 +216,8 @@ gst_hip_convolve_set_property (GObject * object, guint prop_id,
 
       if (text == NULL || *text == '\0')
         *n = 0;
-      else if (gst_hip_conv_taps_parse (text, parsed, &got, &why)) {
+      else if (gst_hip_conv_taps_parse (text, parsed, &got, &why)
+          && separable_fits (s, prop_id, parsed, got, &why)) {
         memcpy (taps, parsed, got * sizeof (gint));
         *n = got;
       }
@@ -289,10 +317,19 @@ static gboolean
 gst_hip_convolve_configure (GstHipfFilter * filter, const GstVideoInfo * info)
 {
   GstHipConvolve *self = GST_HIP_CONVOLVE (filter);
+  guint i;
 
   self->is_yuv = GST_VIDEO_INFO_IS_YUV (info);
   self->luma_channel = filter->layout.packed ? 0 :
       GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_Y);
+  for (i = 0; i < filter->in_flight.n_slots; i++) {
+    Slot *slot = &self->slots[i];
+
+    if (!gst_hip_device_alloc_host (&filter->device, &slot->host_mask,
+            sizeof (HipfConvolveMask), "mask"))
+      return FALSE;
+    slot->mask = slot->host_mask.ptr;
+  }
   return TRUE;
 }
 
@@ -305,7 +342,7 @@ gst_hip_convolve_begin (GstHipfFilter * filter, guint index)
   gboolean any;
 
   GST_OBJECT_LOCK (self);
-  any = resolve_mask (&self->settings, &slot->mask);
+  any = resolve_mask (&self->settings, slot->mask);
   slot->border = self->settings.border;
   slot->luma_only = self->settings.luma_only;
   GST_OBJECT_UNLOCK (self);
@@ -341,9 +378,9 @@ gst_hip_convolve_compute (GstHipfFilter * filter, guint index, guint slice,
     if (luma_only)
       plane.channel_mask = 1u << self->luma_channel;
     if (!gst_hip_device_alloc (dev, &slot->scratch[p],
-            hipf_convolve_scratch_size (&plane, &slot->mask), "convolution")
+            hipf_convolve_scratch_size (&plane, slot->mask), "convolution")
         || !gst_hip_device_launched (dev, hipf_convolve_run (&dev->limits,
-                &plane, &slot->mask, fr->src + pl->offset, pl->pitch,
+                &plane, slot->mask, fr->src + pl->offset, pl->pitch,
                 dst + pl->offset, pl->pitch, slot->scratch[p].ptr, stream),
             "hipf_convolve_run"))
       return FALSE;
@@ -357,9 +394,12 @@ gst_hip_convolve_close (GstHipfFilter * filter)
   GstHipConvolve *self = GST_HIP_CONVOLVE (filter);
   guint i, p;
 
-  for (i = 0; i < GST_HIP_IN_FLIGHT_MAX; i++)
+  for (i = 0; i < GST_HIP_IN_FLIGHT_MAX; i++) {
     for (p = 0; p < GST_VIDEO_MAX_PLANES; p++)
       gst_hip_device_free (&filter->device, &self->slots[i].scratch[p]);
+    gst_hip_device_free_host (&filter->device, &self->slots[i].host_mask);
+    self->slots[i].mask = NULL;
+  }
 }
 
 static void

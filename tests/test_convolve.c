@@ -347,6 +347,17 @@ GST_START_TEST (test_properties)
   g_object_get (e, "kernel-x", &text, NULL);
   fail_unless_equals_string (text, "1 4 6 4 1");
   g_free (text);
+  /* A row and a column that weigh too much together, or alone. */
+  g_object_set (e, "kernel-y", "4096 4096 4096", NULL);
+  ASSERT_WARNING (g_object_set (e, "kernel-x", "4096 4096 4096", NULL));
+  g_object_get (e, "kernel-x", &text, NULL);
+  fail_unless_equals_string (text, "1 4 6 4 1");
+  g_free (text);
+  g_object_set (e, "kernel-x", "", "kernel-y", "0", NULL);
+  ASSERT_WARNING (g_object_set (e, "kernel-x",
+          "8388608 8388608 8388608", NULL));
+  g_object_get (e, "kernel-x", &text, NULL);
+  fail_unless (text == NULL);
   /* valid is refused: it means nothing for signed masks. */
   gst_util_set_object_arg (G_OBJECT (e), "border-mode", "clamp");
   ASSERT_WARNING (gst_util_set_object_arg (G_OBJECT (e), "border-mode",

@@ -36,9 +36,10 @@ size_t hipf_convolve_scratch_size (const HipfConvolvePlane * plane,
 
 /* Enqueues @mask on @plane from @src to @dst (device memory, not
  * overlapping, rows @src_pitch and @dst_pitch bytes apart) on @stream.
- * The taps are copied from @mask into @scratch first, so that @mask may
- * change once the call returns. hipErrorInvalidValue for a plane or mask
- * out of range, or the valid border. */
+ * The taps are copied from @mask into @scratch first, when the stream
+ * gets there: keep @mask unchanged until then, in pinned host memory so
+ * that the copy waits for nothing on the host. hipErrorInvalidValue for a
+ * plane or mask out of range, or the valid border. */
 hipError_t hipf_convolve_run (const HipfDeviceLimits * limits,
     const HipfConvolvePlane * plane, const HipfConvolveMask * mask,
     const uint8_t * src, size_t src_pitch, uint8_t * dst, size_t dst_pitch,
