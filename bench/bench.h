@@ -40,6 +40,8 @@ void fill_random (guint8 * data, gsize size, guint32 seed);
 /* Kernel rows (kernels.c). */
 void bench_device (GstVideoFormat format, gint w, gint h, gboolean all_modes,
     const HipfDeviceLimits * limits);
+void bench_convolve (GstVideoFormat format, gint w, gint h,
+    const HipfDeviceLimits * limits);
 void bench_split_radii (GstVideoFormat format, gint w, gint h,
     const HipfDeviceLimits * limits);
 /* The device time of one blur at @radius (mirror border), or with

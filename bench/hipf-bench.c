@@ -168,6 +168,7 @@ main (int argc, char **argv)
     bench_device (GST_VIDEO_FORMAT_YUY2, 3840, 2160, FALSE, &limits);
     bench_device (GST_VIDEO_FORMAT_P010_10LE, 3840, 2160, FALSE, &limits);
     bench_device (GST_VIDEO_FORMAT_RGBA, 1920, 1080, FALSE, &limits);
+    bench_convolve (GST_VIDEO_FORMAT_RGBA, 3840, 2160, &limits);
     if (split_radii) {
       bench_split_radii (GST_VIDEO_FORMAT_GRAY8, 3840, 2160, &limits);
       bench_split_radii (GST_VIDEO_FORMAT_RGB, 3840, 2160, &limits);

@@ -13,6 +13,7 @@
 #include "bench.h"
 #include "gsthipvideo.h"
 #include "gsthipzones.h"
+#include "gsthipconvmask.h"
 
 typedef struct
 {
@@ -108,6 +109,8 @@ typedef struct
   guint32 *zone_words;
   HipfExposureFrame overlay;
   void *exposure_scratch;
+  HipfConvolveMask *conv;
+  void *conv_scratch;
 } OpArgs;
 
 typedef void (*DevOp) (DevFrame * f, const guint8 * src, const OpArgs * a);
@@ -420,4 +423,78 @@ bench_split_radii (GstVideoFormat format, gint w, gint h,
     g_free (params);
   }
   dev_frame_clear (&f);
+}
+
+static void
+op_convolve (DevFrame * f, const guint8 * src, const OpArgs * a)
+{
+  const GstHipPlane *pl = &f->layout.planes[0];
+  HipfConvolvePlane plane = { pl->width, pl->height, pl->channels,
+    (1u << pl->channels) - 1, HIPF_BORDER_CLAMP
+  };
+
+  CHECK (hipf_convolve_run (a->limits, &plane, a->conv, src + pl->offset,
+          pl->pitch, f->dst + pl->offset, pl->pitch, a->conv_scratch,
+          f->stream));
+}
+
+/* hipconvolve's kernels on one plane of four-byte pixels: 2D masks that do
+ * not factor, and a separable 61-tap Gaussian, against the copy. */
+void
+bench_convolve (GstVideoFormat format, gint w, gint h,
+    const HipfDeviceLimits * limits)
+{
+  static const gint sides[] = { 3, 5, 15 };
+  DevFrame f;
+  OpArgs a = { limits };
+  HipfConvolveMask *m;
+  const GstHipPlane *pl;
+  HipfConvolvePlane plane;
+  gdouble copy;
+  guint s;
+  gint i, j;
+
+  /* Pinned, as the element keeps it: the taps' copy is asynchronous. */
+  CHECK (hipHostMalloc ((void **) &m, sizeof (*m), 0));
+  memset (m, 0, sizeof (*m));
+  dev_frame_init (&f, format, w, h, limits, FALSE);
+  pl = &f.layout.planes[0];
+  plane.width = pl->width;
+  plane.height = pl->height;
+  plane.channels = pl->channels;
+  copy = time_op (&f, op_copy, &a);
+  a.conv = m;
+  m->separable = TRUE;
+  m->n_x = m->n_y = HIPF_CONVOLVE_MAX_TAPS;
+  CHECK (hipMalloc (&a.conv_scratch, hipf_convolve_scratch_size (&plane, m)));
+  for (s = 0; s < G_N_ELEMENTS (sides); s++) {
+    gchar *params = g_strdup_printf ("%dx%d mask, clamp", sides[s],
+        sides[s]);
+
+    /* Taps that no row and column multiply out to. */
+    m->separable = FALSE;
+    m->width = m->height = sides[s];
+    for (j = 0; j < sides[s]; j++)
+      for (i = 0; i < sides[s]; i++)
+        m->taps[j * sides[s] + i] = (i * 7 + j * 3 + i * j) % 5 - 2;
+    m->divisor = 9;
+    m->offset = 128;
+    add_row ("convolve", format, w, h, params, time_op (&f, op_convolve, &a),
+        copy, 0);
+    g_free (params);
+  }
+  /* sigma 10 out to 3 sigma: 61 taps (the preset would drop its zero
+   * ends). */
+  m->separable = TRUE;
+  m->n_x = m->n_y = 61;
+  for (i = 0; i < 61; i++)
+    m->taps_x[i] = m->taps_y[i] = (gint) (1000 * exp (-(i - 30) * (i - 30) /
+            200.0) / 25.07 + 0.5);
+  m->divisor = (gint) gst_hip_conv_mask_sum (m);
+  m->offset = 0;
+  add_row ("convolve", format, w, h, "61-tap gaussian, separable, clamp",
+      time_op (&f, op_convolve, &a), copy, 0);
+  CHECK (hipFree (a.conv_scratch));
+  dev_frame_clear (&f);
+  CHECK (hipHostFree (m));
 }

@@ -100,29 +100,6 @@ struct _GstHipBoxBlur
   guint last_slices;
 };
 
-GType
-gst_hip_border_mode_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    {HIPF_BORDER_ZERO, "Samples outside the frame are 0", "zero"},
-    {HIPF_BORDER_CLAMP, "Samples outside the frame repeat the nearest edge "
-          "sample", "clamp"},
-    {HIPF_BORDER_MIRROR, "The frame is reflected about its edge samples, "
-          "which are not repeated (d c b | a b c d)", "mirror"},
-    {HIPF_BORDER_WRAP, "The frame repeats periodically", "wrap"},
-    {HIPF_BORDER_VALID, "Only samples inside the frame are averaged",
-        "valid"},
-    {0, NULL, NULL},
-  };
-
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstHipBorderMode", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
-
 #define gst_hip_box_blur_parent_class parent_class
 G_DEFINE_TYPE (GstHipBoxBlur, gst_hip_box_blur, GST_TYPE_HIPF_FILTER);
 GST_ELEMENT_REGISTER_DEFINE (hipboxblur, "hipboxblur", GST_RANK_NONE,

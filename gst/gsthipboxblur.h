@@ -6,15 +6,13 @@
 #define __GST_HIP_BOX_BLUR_H__
 
 #include "gsthipfilter.h"
+#include "gsthipborder.h"
 
 G_BEGIN_DECLS
 
 #define GST_TYPE_HIP_BOX_BLUR (gst_hip_box_blur_get_type ())
 G_DECLARE_FINAL_TYPE (GstHipBoxBlur, gst_hip_box_blur, GST, HIP_BOX_BLUR,
     GstHipfFilter);
-
-#define GST_TYPE_HIP_BORDER_MODE (gst_hip_border_mode_get_type ())
-GType gst_hip_border_mode_get_type (void);
 
 GST_ELEMENT_REGISTER_DECLARE (hipboxblur);
 

@@ -9,6 +9,7 @@
 #include "gsthipallocator.h"
 #include "gsthipboxblur.h"
 #include "gsthipexposure.h"
+#include "gsthipconvolve.h"
 #include "gsthiphistogram.h"
 
 static gboolean
@@ -22,6 +23,7 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (hipboxblur, plugin);
   ret |= GST_ELEMENT_REGISTER (hiphistogram, plugin);
   ret |= GST_ELEMENT_REGISTER (hipexposure, plugin);
+  ret |= GST_ELEMENT_REGISTER (hipconvolve, plugin);
   return ret;
 }
 

@@ -18,6 +18,7 @@
 #include "convert/packed422.h"
 #include "zones.h"
 #include "overlay/exposure.h"
+#include "convolve/convolve.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -169,12 +169,15 @@ ref_plane_from_frame (const GstVideoFrame * frame, guint p, RefPlane * plane,
 }
 
 /* Component @comp of a frame whose components interleave within a plane
- * (packed 4:2:2), blurred through planes of its own. */
+ * (packed 4:2:2), copied out into a plane of its own, through @apply, and
+ * back. */
+typedef void (*PlaneOp) (const RefPlane * src, const RefPlane * dst,
+    guint comp, gconstpointer data);
+
 static void
-blur_component (const GstVideoFrame * in, GstVideoFrame * out, guint comp,
-    gint rx, gint ry, RefBorder mode)
+through_component (const GstVideoFrame * in, GstVideoFrame * out,
+    guint comp, PlaneOp apply, gconstpointer data)
 {
-  const GstVideoFormatInfo *finfo = in->info.finfo;
   gint w = GST_VIDEO_FRAME_COMP_WIDTH (in, comp);
   gint h = GST_VIDEO_FRAME_COMP_HEIGHT (in, comp);
   gint ps_in = GST_VIDEO_FRAME_COMP_PSTRIDE (in, comp);
@@ -189,15 +192,34 @@ blur_component (const GstVideoFrame * in, GstVideoFrame * out, guint comp,
     for (x = 0; x < w; x++)
       a[y * w + x] = src[y * GST_VIDEO_FRAME_COMP_STRIDE (in, comp) +
           x * ps_in];
-  ref_box_blur_plane (&pa, &pb,
-      GST_VIDEO_FORMAT_INFO_W_SUB (finfo, comp) ? (rx + 1) >> 1 : rx,
-      GST_VIDEO_FORMAT_INFO_H_SUB (finfo, comp) ? (ry + 1) >> 1 : ry, mode);
+  apply (&pa, &pb, comp, data);
   for (y = 0; y < h; y++)
     for (x = 0; x < w; x++)
       dst[y * GST_VIDEO_FRAME_COMP_STRIDE (out, comp) + x * ps_out] =
           b[y * w + x];
   g_free (a);
   g_free (b);
+}
+
+typedef struct
+{
+  const GstVideoFormatInfo *finfo;
+  gint rx, ry;
+  RefBorder mode;
+} BlurArgs;
+
+/* Luma with the radius, chroma with half the horizontal one, as for
+ * Y42B. */
+static void
+blur_component (const RefPlane * src, const RefPlane * dst, guint comp,
+    gconstpointer data)
+{
+  const BlurArgs *b = data;
+
+  ref_box_blur_plane (src, dst,
+      GST_VIDEO_FORMAT_INFO_W_SUB (b->finfo, comp) ? (b->rx + 1) >> 1 : b->rx,
+      GST_VIDEO_FORMAT_INFO_H_SUB (b->finfo, comp) ? (b->ry + 1) >> 1 : b->ry,
+      b->mode);
 }
 
 /* gst_video_frame_copy, and the half-filled last macropixel of an odd
@@ -234,12 +256,13 @@ ref_box_blur_frame (const GstVideoFrame * in, GstVideoFrame * out, gint rx,
   switch (GST_VIDEO_FRAME_FORMAT (in)) {
     case GST_VIDEO_FORMAT_YUY2:
     case GST_VIDEO_FORMAT_UYVY:
-    case GST_VIDEO_FORMAT_YVYU:
-      /* Luma with the radius, chroma with half the horizontal one, as for
-       * Y42B. */
+    case GST_VIDEO_FORMAT_YVYU:{
+      BlurArgs b = { in->info.finfo, rx, ry, mode };
+
       for (p = 0; p < GST_VIDEO_FRAME_N_COMPONENTS (in); p++)
-        blur_component (in, out, p, rx, ry, mode);
+        through_component (in, out, p, blur_component, &b);
       return;
+    }
     default:
       break;
   }
@@ -552,4 +575,84 @@ ref_exposure_frame (const GstVideoFrame * in, GstVideoFrame * out,
     }
   }
   g_free (hist);
+}
+
+void
+ref_convolve_plane (const RefPlane * src, const RefPlane * dst,
+    const HipfConvolveMask * m, RefBorder mode, guint channels)
+{
+  const gint w = m->separable ? m->n_x : m->width;
+  const gint h = m->separable ? m->n_y : m->height;
+  gint x, y, c, i, j;
+
+  for (y = 0; y < src->height; y++)
+    for (x = 0; x < src->width; x++)
+      for (c = 0; c < src->channels; c++) {
+        gint64 sum = 0;
+
+        if (!(channels >> c & 1)) {
+          sample_set (dst, x, y, c, sample_get (src, x, y, c));
+          continue;
+        }
+        for (j = 0; j < h; j++) {
+          gint sy = ref_border_index (y + j - h / 2, src->height, mode);
+
+          for (i = 0; i < w; i++) {
+            gint sx = ref_border_index (x + i - w / 2, src->width, mode);
+            gint tap = m->separable ? m->taps_y[j] * m->taps_x[i] :
+                m->taps[j * w + i];
+
+            if (sx >= 0 && sy >= 0)
+              sum += (gint64) tap * sample_get (src, sx, sy, c);
+          }
+        }
+        sample_set (dst, x, y, c, hipf_convolve_output (sum, m));
+      }
+}
+
+typedef struct
+{
+  const HipfConvolveMask *mask;
+  RefBorder mode;
+  gboolean luma_only;
+} ConvolveArgs;
+
+static void
+convolve_component (const RefPlane * src, const RefPlane * dst, guint comp,
+    gconstpointer data)
+{
+  const ConvolveArgs *c = data;
+
+  ref_convolve_plane (src, dst, c->mask, c->mode, c->luma_only
+      && comp != 0 ? 0 : 1);
+}
+
+void
+ref_convolve_frame (const GstVideoFrame * in, GstVideoFrame * out,
+    const HipfConvolveMask * m, RefBorder mode, gboolean luma_only)
+{
+  const GstVideoFormatInfo *finfo = in->info.finfo;
+  gboolean yuv = GST_VIDEO_INFO_IS_YUV (&in->info) && luma_only;
+  guint p, c;
+
+  frame_copy (out, in);
+  if (GST_VIDEO_FRAME_N_PLANES (in) == 1 &&
+      GST_VIDEO_FORMAT_INFO_W_SUB (finfo, 1) > 0) {
+    ConvolveArgs args = { m, mode, yuv };
+
+    for (c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (in); c++)
+      through_component (in, out, c, convolve_component, &args);
+    return;
+  }
+  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (in); p++) {
+    RefPlane src, dst;
+    guint channels = 0xf;
+
+    ref_plane_from_frame (in, p, &src, NULL, NULL);
+    ref_plane_from_frame (out, p, &dst, NULL, NULL);
+    if (yuv)
+      channels = p == GST_VIDEO_FORMAT_INFO_PLANE (finfo, GST_VIDEO_COMP_Y) ?
+          1u << GST_VIDEO_FORMAT_INFO_POFFSET (finfo, GST_VIDEO_COMP_Y) : 0;
+    ref_convolve_plane (&src, &dst, m, mode, channels);
+  }
 }

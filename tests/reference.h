@@ -10,6 +10,8 @@
 
 #include <gst/video/video.h>
 
+#include "convolve/mask.h"
+
 typedef enum
 {
   REF_BORDER_ZERO,
@@ -92,6 +94,17 @@ typedef struct
 
 void ref_histogram_stats (const guint64 * luma, guint low, guint high,
     guint target, RefStats * stats);
+
+/* hipconvolve's output for one plane (kernels/convolve/mask.h has the
+ * rules): the channels whose bit @channels has (the others copied), the
+ * window's samples outside the plane as @mode has them (zero, clamp,
+ * mirror or wrap). */
+void ref_convolve_plane (const RefPlane * src, const RefPlane * dst,
+    const HipfConvolveMask * mask, RefBorder mode, guint channels);
+/* Every plane of a frame through the same mask, or with @luma_only (YUV
+ * formats) luma alone, the rest copied. */
+void ref_convolve_frame (const GstVideoFrame * in, GstVideoFrame * out,
+    const HipfConvolveMask * mask, RefBorder mode, gboolean luma_only);
 
 /* What hipexposure draws (kernels/overlay/exposure.h has the rules). */
 typedef struct

@@ -1,0 +1,52 @@
+/* gst-hip-filters
+ * Copyright (C) 2026 gst-hip-filters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * C API of hipconvolve's kernels: one plane of 8-bit samples, `channels`
+ * of them interleaved a pixel, through a mask (convolve/mask.h has the
+ * arithmetic). docs/design/convolve.md describes the kernels.
+ */
+#ifndef HIPF_CONVOLVE_H
+#define HIPF_CONVOLVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hipf-runtime.h"
+#include "hipf-limits.h"
+#include "boxblur/boxblur.h"    /* HipfBorderMode */
+#include "convolve/mask.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+  int width, height;            /* pixels */
+  int channels;                 /* 1 to 4 */
+  /* Bit c set: channel c is convolved; clear: copied as it is. */
+  unsigned channel_mask;
+  HipfBorderMode border;        /* zero, clamp, mirror or wrap */
+} HipfConvolvePlane;
+
+/* Device bytes the run of @mask on @plane needs: the mask's taps, and for
+ * separable masks the 32-bit row sums between the passes. */
+size_t hipf_convolve_scratch_size (const HipfConvolvePlane * plane,
+    const HipfConvolveMask * mask);
+
+/* Enqueues @mask on @plane from @src to @dst (device memory, not
+ * overlapping, rows @src_pitch and @dst_pitch bytes apart) on @stream.
+ * The taps are copied from @mask into @scratch first, when the stream
+ * gets there: keep @mask unchanged until then, in pinned host memory so
+ * that the copy waits for nothing on the host. hipErrorInvalidValue for a
+ * plane or mask out of range, or the valid border. */
+hipError_t hipf_convolve_run (const HipfDeviceLimits * limits,
+    const HipfConvolvePlane * plane, const HipfConvolveMask * mask,
+    const uint8_t * src, size_t src_pitch, uint8_t * dst, size_t dst_pitch,
+    void *scratch, hipStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HIPF_CONVOLVE_H */
