@@ -111,6 +111,7 @@ typedef struct
   void *exposure_scratch;
   HipfConvolveMask *conv;
   void *conv_scratch;
+  HipfConvolvePath conv_path;
 } OpArgs;
 
 typedef void (*DevOp) (DevFrame * f, const guint8 * src, const OpArgs * a);
@@ -430,7 +431,7 @@ op_convolve (DevFrame * f, const guint8 * src, const OpArgs * a)
 {
   const GstHipPlane *pl = &f->layout.planes[0];
   HipfConvolvePlane plane = { pl->width, pl->height, pl->channels,
-    (1u << pl->channels) - 1, HIPF_BORDER_CLAMP
+    (1u << pl->channels) - 1, HIPF_BORDER_CLAMP, a->conv_path
   };
 
   CHECK (hipf_convolve_run (a->limits, &plane, a->conv, src + pl->offset,
@@ -439,19 +440,21 @@ op_convolve (DevFrame * f, const guint8 * src, const OpArgs * a)
 }
 
 /* hipconvolve's kernels on one plane of four-byte pixels: 2D masks that do
- * not factor, and a separable 61-tap Gaussian, against the copy. */
+ * not factor, on the path the dispatch takes and on the direct kernel
+ * (what devices without tensor cores run); a 31x31 Gaussian, which
+ * factors; and a separable 61-tap Gaussian; against the copy. */
 void
 bench_convolve (GstVideoFormat format, gint w, gint h,
     const HipfDeviceLimits * limits)
 {
-  static const gint sides[] = { 3, 5, 15 };
+  static const gint sides[] = { 3, 5, 15, 31 };
   DevFrame f;
   OpArgs a = { limits };
   HipfConvolveMask *m;
   const GstHipPlane *pl;
   HipfConvolvePlane plane;
   gdouble copy;
-  guint s;
+  guint s, direct;
   gint i, j;
 
   /* Pinned, as the element keeps it: the taps' copy is asynchronous. */
@@ -467,33 +470,42 @@ bench_convolve (GstVideoFormat format, gint w, gint h,
   m->separable = TRUE;
   m->n_x = m->n_y = HIPF_CONVOLVE_MAX_TAPS;
   CHECK (hipMalloc (&a.conv_scratch, hipf_convolve_scratch_size (&plane, m)));
-  for (s = 0; s < G_N_ELEMENTS (sides); s++) {
-    gchar *params = g_strdup_printf ("%dx%d mask, clamp", sides[s],
-        sides[s]);
+  for (direct = 0; direct < 2; direct++)
+    for (s = 0; s < G_N_ELEMENTS (sides); s++) {
+      gchar *params = g_strdup_printf ("%dx%d mask, clamp%s", sides[s],
+          sides[s], direct ? ", direct kernel" : "");
 
-    /* Taps that no row and column multiply out to. */
-    m->separable = FALSE;
-    m->width = m->height = sides[s];
-    for (j = 0; j < sides[s]; j++)
-      for (i = 0; i < sides[s]; i++)
-        m->taps[j * sides[s] + i] = (i * 7 + j * 3 + i * j) % 5 - 2;
-    m->divisor = 9;
-    m->offset = 128;
-    add_row ("convolve", format, w, h, params, time_op (&f, op_convolve, &a),
-        copy, 0);
+      /* Taps that no row and column multiply out to. */
+      m->separable = FALSE;
+      m->width = m->height = sides[s];
+      for (j = 0; j < sides[s]; j++)
+        for (i = 0; i < sides[s]; i++)
+          m->taps[j * sides[s] + i] = (i * 7 + j * 3 + i * j) % 5 - 2;
+      m->divisor = 9;
+      m->offset = 128;
+      a.conv_path = direct ? HIPF_CONVOLVE_DIRECT : HIPF_CONVOLVE_AUTO;
+      add_row ("convolve", format, w, h, params, time_op (&f, op_convolve,
+              &a), copy, 0);
+      g_free (params);
+    }
+  a.conv_path = HIPF_CONVOLVE_AUTO;
+  /* Gaussians: sigma 5 out to 3 sigma (31 taps), and sigma 10 (61). */
+  for (s = 0; s < 2; s++) {
+    const gint n = s ? 61 : 31;
+    const gdouble sigma = s ? 10.0 : 5.0;
+    gchar *params = g_strdup_printf ("%d-tap gaussian, separable, clamp", n);
+
+    m->separable = TRUE;
+    m->n_x = m->n_y = n;
+    for (i = 0; i < n; i++)
+      m->taps_x[i] = m->taps_y[i] = (gint) (400 / sigma * exp (-(i - n / 2)
+              * (i - n / 2) / (2 * sigma * sigma)) + 0.5);
+    m->divisor = (gint) gst_hip_conv_mask_sum (m);
+    m->offset = 0;
+    add_row ("convolve", format, w, h, params, time_op (&f, op_convolve,
+            &a), copy, 0);
     g_free (params);
   }
-  /* sigma 10 out to 3 sigma: 61 taps (the preset would drop its zero
-   * ends). */
-  m->separable = TRUE;
-  m->n_x = m->n_y = 61;
-  for (i = 0; i < 61; i++)
-    m->taps_x[i] = m->taps_y[i] = (gint) (1000 * exp (-(i - 30) * (i - 30) /
-            200.0) / 25.07 + 0.5);
-  m->divisor = (gint) gst_hip_conv_mask_sum (m);
-  m->offset = 0;
-  add_row ("convolve", format, w, h, "61-tap gaussian, separable, clamp",
-      time_op (&f, op_convolve, &a), copy, 0);
   CHECK (hipFree (a.conv_scratch));
   dev_frame_clear (&f);
   CHECK (hipHostFree (m));

@@ -13,6 +13,7 @@
 
 #include "gpucheck.h"
 #include "gsthipconvmask.h"
+#include "hipf-kernels.h"
 #include "reference.h"
 #include "testutil.h"
 
@@ -410,6 +411,183 @@ GST_START_TEST (test_masks_in_flight)
 
 GST_END_TEST;
 
+/* Taps of a random mask needing @digits signed bytes (one to four) at the
+ * widest, the whole mask within the weight bound. */
+static void
+random_wide_mask (GRand * rand, HipfConvolveMask * m, gint w, gint h,
+    gboolean separable, gint digits)
+{
+  static const gint spread[] = { 100, 5000, 60, 30 };
+  gint i, n = separable ? 0 : w * h;
+
+  memset (m, 0, sizeof (*m));
+  m->separable = separable;
+  if (separable) {
+    /* Products of 1 to 3 digits: at most 100, 4000 or 90 000 (the bound
+     * below may halve them). */
+    static const gint side[] = { 10, 63, 300, 300 };
+    m->n_x = w;
+    m->n_y = h;
+    for (i = 0; i < w; i++)
+      m->taps_x[i] = g_rand_int_range (rand, -side[digits - 1],
+          side[digits - 1] + 1) / (w > 31 ? 8 : 1);
+    for (i = 0; i < h; i++)
+      m->taps_y[i] = g_rand_int_range (rand, -side[digits - 1],
+          side[digits - 1] + 1) / (h > 31 ? 8 : 1);
+    /* Within the bound: halve the taps of the heavier side until so. */
+    for (;;) {
+      gint64 sx = 0, sy = 0;
+      for (i = 0; i < w; i++)
+        sx += ABS (m->taps_x[i]);
+      for (i = 0; i < h; i++)
+        sy += ABS (m->taps_y[i]);
+      if (sx * sy <= HIPF_CONVOLVE_MAX_WEIGHT)
+        break;
+      if (sx > sy)
+        for (i = 0; i < w; i++)
+          m->taps_x[i] /= 2;
+      else
+        for (i = 0; i < h; i++)
+          m->taps_y[i] /= 2;
+    }
+  } else {
+    gint64 rest = HIPF_CONVOLVE_MAX_WEIGHT;
+
+    m->width = w;
+    m->height = h;
+    for (i = 0; i < n; i++) {
+      m->taps[i] = g_rand_int_range (rand, -spread[digits - 1],
+          spread[digits - 1] + 1);
+      rest -= ABS (m->taps[i]);
+    }
+    /* One tap of three digits, or the bound's remainder: four. */
+    if (digits >= 3)
+      m->taps[g_rand_int_range (rand, 0, n)] = digits == 4 ? (gint) rest :
+          -(gint) g_rand_int_range (rand, 40000, (gint) MIN (rest, 4000000));
+  }
+  m->divisor = g_rand_int_range (rand, 1, 5000) * (g_rand_boolean (rand) ?
+      1 : -1);
+  m->offset = g_rand_int_range (rand, -40, 168);
+}
+
+/* Each kernel that takes a mask, called directly: the tensor cores', the
+ * direct one (what devices without tensor cores run) and the separable
+ * passes, on planes of one to four channels with odd sizes and pitches
+ * on and off word bounds, every border, taps of one to four digits. */
+GST_START_TEST (test_paths)
+{
+  static const gint masks[][3] = { {3, 3, 0}, {5, 5, 0}, {7, 1, 0},
+  {15, 15, 0}, {25, 9, 0}, {27, 27, 0}, {31, 31, 0}, {1, 31, 0}, {3, 3, 1},
+  {31, 29, 1}, {61, 61, 1}
+  };
+  /* channels, width, height, bytes past each row */
+  static const gint planes[][4] = { {4, 300, 70, 8}, {4, 131, 19, 3},
+  {1, 130, 37, 0}, {3, 129, 33, 5}, {2, 257, 35, 1}, {4, 2, 40, 0}
+  };
+  static const HipfConvolvePath paths[] = { HIPF_CONVOLVE_TENSOR,
+    HIPF_CONVOLVE_DIRECT, HIPF_CONVOLVE_SEPARABLE
+  };
+  GRand *rand = hipf_test_rand ();
+  HipfDeviceLimits limits;
+  HipfConvolveMask *mask;
+  hipStream_t stream;
+  guint pl, k, b, t;
+  gboolean tensor = FALSE;
+
+  fail_unless (hipf_device_limits_query (0, &limits) == hipSuccess);
+  fail_unless (hipStreamCreateWithFlags (&stream, hipStreamNonBlocking) ==
+      hipSuccess);
+  fail_unless (hipHostMalloc ((void **) &mask, sizeof (*mask), 0) ==
+      hipSuccess);
+  for (pl = 0; pl < G_N_ELEMENTS (planes); pl++) {
+    const gint ch = planes[pl][0], w = planes[pl][1], h = planes[pl][2];
+    const gsize pitch = (gsize) w * ch + planes[pl][3];
+    const gsize bytes = pitch * h;
+    guint8 *in = g_malloc (bytes), *want = g_malloc0 (bytes),
+        *got = g_malloc (bytes);
+    RefPlane src = { in, (gint) pitch, w, h, ch };
+    RefPlane dst = { want, (gint) pitch, w, h, ch };
+    guint8 *dev_in, *dev_out;
+    void *scratch;
+    gsize i;
+
+    for (i = 0; i < bytes; i++)
+      in[i] = g_rand_int_range (rand, 0, 256);
+    fail_unless (hipMalloc ((void **) &dev_in, bytes) == hipSuccess);
+    fail_unless (hipMalloc ((void **) &dev_out, bytes) == hipSuccess);
+    fail_unless (hipMemcpyAsync (dev_in, in, bytes, hipMemcpyHostToDevice,
+            stream) == hipSuccess);
+    for (k = 0; k < G_N_ELEMENTS (masks); k++) {
+      const gint digits = 1 + (pl + k) % 4;
+      HipfConvolvePlane plane = { w, h, ch, (1u << ch) - 1 };
+
+      /* Channel 0 copied on some planes, as luma-only leaves chroma. */
+      if (ch > 1 && k % 3 == 1)
+        plane.channel_mask &= ~1u;
+      random_wide_mask (rand, mask, masks[k][0], masks[k][1], masks[k][2],
+          masks[k][2] && digits == 4 ? 3 : digits);
+      fail_unless (hipMalloc (&scratch, hipf_convolve_scratch_size (&plane,
+                  mask)) == hipSuccess);
+      for (b = 0; b < G_N_ELEMENTS (borders); b++) {
+        plane.border = (HipfBorderMode) borders[b];
+        ref_convolve_plane (&src, &dst, mask, borders[b], plane.channel_mask);
+        for (t = 0; t < G_N_ELEMENTS (paths); t++) {
+          hipError_t err;
+          gchar *where = NULL;
+          gint y;
+
+          plane.path = paths[t];
+          fail_unless (hipMemsetAsync (dev_out, 0xa5, bytes, stream) ==
+              hipSuccess);
+          err = hipf_convolve_run (&limits, &plane, mask, dev_in, pitch,
+              dev_out, pitch, scratch, stream);
+          if (err == hipErrorInvalidValue) {
+            /* Only where the path cannot take the mask. */
+            fail_unless (paths[t] != HIPF_CONVOLVE_SEPARABLE || !mask->separable);
+            fail_unless (paths[t] != HIPF_CONVOLVE_DIRECT || mask->separable);
+            continue;
+          }
+          fail_unless (err == hipSuccess, "%s", hipGetErrorString (err));
+          fail_unless (hipMemcpyAsync (got, dev_out, bytes,
+                  hipMemcpyDeviceToHost, stream) == hipSuccess);
+          fail_unless (hipStreamSynchronize (stream) == hipSuccess);
+          tensor |= paths[t] == HIPF_CONVOLVE_TENSOR;
+          for (y = 0; y < h && !where; y++)
+            for (i = 0; i < (gsize) w * ch && !where; i++)
+              if (got[y * pitch + i] != want[y * pitch + i])
+                where = g_strdup_printf ("(%d, %d) channel %d: %u, not %u",
+                    (gint) (i / ch), y, (gint) (i % ch),
+                    got[y * pitch + i], want[y * pitch + i]);
+          fail_unless (where == NULL, "path %d, %d channels %dx%d pitch %"
+              G_GSIZE_FORMAT ", %s%dx%d mask of %d digits, %s border: %s "
+              "(seed %u)", paths[t], ch, w, h, pitch, mask->separable ?
+              "separable " : "", masks[k][0], masks[k][1], digits,
+              ref_border_nicks[borders[b]], where, hipf_test_seed ());
+        }
+      }
+      fail_unless (hipFree (scratch) == hipSuccess);
+    }
+    fail_unless (hipFree (dev_in) == hipSuccess);
+    fail_unless (hipFree (dev_out) == hipSuccess);
+    g_free (in);
+    g_free (want);
+    g_free (got);
+  }
+#if defined(HIPF_PLATFORM_NVIDIA)
+  {
+    gint major = 0;
+    /* Compute capability 8.0 on: the tensor cores must have run. */
+    fail_unless (hipDeviceGetAttribute (&major,
+            hipDeviceAttributeComputeCapabilityMajor, 0) == hipSuccess);
+    fail_unless (tensor || major < 8);
+  }
+#endif
+  fail_unless (hipHostFree (mask) == hipSuccess);
+  fail_unless (hipStreamDestroy (stream) == hipSuccess);
+}
+
+GST_END_TEST;
+
 static Suite *
 convolve_gpu_suite (void)
 {
@@ -423,6 +601,7 @@ convolve_gpu_suite (void)
   tcase_add_test (tc, test_large_frames);
   tcase_add_test (tc, test_weight_bound);
   tcase_add_test (tc, test_masks_in_flight);
+  tcase_add_test (tc, test_paths);
   return s;
 }
 

@@ -21,12 +21,24 @@
 extern "C" {
 #endif
 
+/* The kernels a mask may run on (docs/design/convolve.md). */
+typedef enum {
+  HIPF_CONVOLVE_AUTO,           /* the fastest that takes the mask */
+  HIPF_CONVOLVE_TENSOR,         /* tensor-core products: NVIDIA 8.0 on, up
+                                 * to HIPF_CONVOLVE_MAX_SIDE each way */
+  HIPF_CONVOLVE_DIRECT,         /* 32-bit multiply-adds: 2D masks */
+  HIPF_CONVOLVE_SEPARABLE,      /* row and column passes: separable masks */
+} HipfConvolvePath;
+
 typedef struct {
   int width, height;            /* pixels */
   int channels;                 /* 1 to 4 */
   /* Bit c set: channel c is convolved; clear: copied as it is. */
   unsigned channel_mask;
   HipfBorderMode border;        /* zero, clamp, mirror or wrap */
+  /* AUTO but to test a path: hipErrorInvalidValue where that path does
+   * not take the mask or the device has none. */
+  HipfConvolvePath path;
 } HipfConvolvePlane;
 
 /* Device bytes the run of @mask on @plane needs: the mask's taps, and for
@@ -39,7 +51,9 @@ size_t hipf_convolve_scratch_size (const HipfConvolvePlane * plane,
  * The taps are copied from @mask into @scratch first, when the stream
  * gets there: keep @mask unchanged until then, in pinned host memory so
  * that the copy waits for nothing on the host. hipErrorInvalidValue for a
- * plane or mask out of range, or the valid border. */
+ * plane or mask out of range, or the valid border. Rows and pixels on
+ * 4-byte boundaries (8 for the output) are read and written a word (a
+ * pair) at a time. */
 hipError_t hipf_convolve_run (const HipfDeviceLimits * limits,
     const HipfConvolvePlane * plane, const HipfConvolveMask * mask,
     const uint8_t * src, size_t src_pitch, uint8_t * dst, size_t dst_pitch,

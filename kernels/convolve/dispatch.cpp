@@ -1,0 +1,134 @@
+/* gst-hip-filters
+ * Copyright (C) 2026 gst-hip-filters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * hipconvolve's dispatch: which kernel runs a mask. Masks up to
+ * HIPF_CONVOLVE_MAX_SIDE each way run on the tensor cores where the
+ * device has them, separable ones too (their outer product is one
+ * product a row, where two passes would move 32-bit row sums through
+ * memory); wider separable masks take the two passes; the rest the direct
+ * kernel.
+ */
+#include "convolve/common.cuh"
+#include "convolve/algorithms.h"
+
+namespace hipf::conv {
+
+namespace {
+
+/* Signed byte digits @w needs. */
+int digits_of (long long w)
+{
+  int n = 1;
+  while (w < -128 || w > 127) {
+    w = (w - (((w + 128) & 255) - 128)) / 256;
+    ++n;
+  }
+  return n;
+}
+
+bool valid (const HipfConvolvePlane * p, const HipfConvolveMask * m)
+{
+  if (p->width < 1 || p->height < 1 || p->channels < 1 || p->channels > 4
+      || p->border == HIPF_BORDER_VALID || m->divisor == 0)
+    return false;
+  if (m->separable)
+    return m->n_x >= 1 && m->n_y >= 1 && m->n_x <= HIPF_CONVOLVE_MAX_TAPS
+        && m->n_y <= HIPF_CONVOLVE_MAX_TAPS && m->n_x % 2 && m->n_y % 2;
+  return m->width >= 1 && m->height >= 1
+      && m->width <= HIPF_CONVOLVE_MAX_SIDE
+      && m->height <= HIPF_CONVOLVE_MAX_SIDE && m->width % 2 && m->height % 2;
+}
+
+bool fits_2d (const HipfConvolveMask * m)
+{
+  return !m->separable || (m->n_x <= HIPF_CONVOLVE_MAX_SIDE
+      && m->n_y <= HIPF_CONVOLVE_MAX_SIDE);
+}
+
+}                               // namespace
+
+int tap_digits (const HipfConvolveMask * m)
+{
+  int n = 1, d;
+  if (m->separable) {
+    for (int j = 0; j < m->n_y; ++j)
+      for (int i = 0; i < m->n_x; ++i)
+        if ((d = digits_of ((long long) m->taps_x[i] * m->taps_y[j])) > n)
+          n = d;
+  } else {
+    for (int i = 0; i < m->width * m->height; ++i)
+      if ((d = digits_of (m->taps[i])) > n)
+        n = d;
+  }
+  return n;
+}
+
+}                               // namespace hipf::conv
+
+using namespace hipf::conv;
+
+extern "C" size_t
+hipf_convolve_scratch_size (const HipfConvolvePlane * plane,
+    const HipfConvolveMask * mask)
+{
+  /* Room for either kind of mask's taps, then the row sums. */
+  size_t taps = sizeof (int) * (HIPF_CONVOLVE_MAX_SIDE *
+      HIPF_CONVOLVE_MAX_SIDE > 2 * HIPF_CONVOLVE_MAX_TAPS ?
+      HIPF_CONVOLVE_MAX_SIDE * HIPF_CONVOLVE_MAX_SIDE :
+      2 * HIPF_CONVOLVE_MAX_TAPS);
+  if (!mask->separable)
+    return taps;
+  return taps + (size_t) plane->width * plane->height * plane->channels *
+      sizeof (int32_t);
+}
+
+extern "C" hipError_t
+hipf_convolve_run (const HipfDeviceLimits * limits,
+    const HipfConvolvePlane * p, const HipfConvolveMask * m,
+    const uint8_t * src, size_t src_pitch, uint8_t * dst, size_t dst_pitch,
+    void *scratch, hipStream_t stream)
+{
+  (void) hipGetLastError ();
+  if (!valid (p, m))
+    return hipErrorInvalidValue;
+  int *taps = static_cast<int *>(scratch);
+  hipError_t err;
+  if (m->separable) {
+    err = hipMemcpyAsync (taps, m->taps_x, m->n_x * sizeof (int),
+        hipMemcpyHostToDevice, stream);
+    if (err == hipSuccess)
+      err = hipMemcpyAsync (taps + HIPF_CONVOLVE_MAX_TAPS, m->taps_y,
+          m->n_y * sizeof (int), hipMemcpyHostToDevice, stream);
+  } else {
+    err = hipMemcpyAsync (taps, m->taps, m->width * m->height * sizeof (int),
+        hipMemcpyHostToDevice, stream);
+  }
+  if (err != hipSuccess)
+    return err;
+  switch (p->path) {
+    case HIPF_CONVOLVE_TENSOR:
+      return fits_2d (m) && mma_available ()? run_mma (limits, p, m, src,
+          src_pitch, dst, dst_pitch, taps, stream) : hipErrorInvalidValue;
+    case HIPF_CONVOLVE_DIRECT:
+      return m->separable ? hipErrorInvalidValue : run_direct (p, m, src,
+          src_pitch, dst, dst_pitch, taps, stream);
+    case HIPF_CONVOLVE_SEPARABLE:
+      break;
+    default:
+      /* A mask whose tables outgrow the device's shared memory falls
+       * through to the kernels below. */
+      if (fits_2d (m) && mma_available ()
+          && run_mma (limits, p, m, src, src_pitch, dst, dst_pitch, taps,
+              stream) == hipSuccess)
+        return hipSuccess;
+      (void) hipGetLastError ();
+      break;
+  }
+  if (m->separable)
+    return run_separable (p, m, src, src_pitch, dst, dst_pitch, taps,
+        reinterpret_cast<int32_t *>(taps + HIPF_CONVOLVE_MAX_TAPS * 2),
+        stream);
+  return p->path == HIPF_CONVOLVE_SEPARABLE ? hipErrorInvalidValue :
+      run_direct (p, m, src, src_pitch, dst, dst_pitch, taps, stream);
+}

@@ -1,0 +1,38 @@
+/* gst-hip-filters
+ * Copyright (C) 2026 gst-hip-filters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * hipconvolve's tuning constants, in one place. Each line says what chose
+ * it; docs/design/convolve.md has the measurements (H200).
+ */
+#ifndef HIPF_CONVOLVE_TUNING_H
+#define HIPF_CONVOLVE_TUNING_H
+
+namespace hipf::conv {
+
+/* ---- tensor-core 2D kernel (mma.hip) ---- */
+/* One m16n8 tile of int32 sums is 128 outputs of a row, 8 apart in m and
+ * 1 in n: a warp's outputs per row, set by the instruction's shape. */
+constexpr int kMmaTileX = 128;
+/* Warps of a block, stacked down the tile. */
+constexpr int kMmaWarps = 8;
+/* Output rows a warp sums at once: each staged sample row feeds that many
+ * rows' products from one load of its fragments. */
+constexpr int kMmaRowsPerWarp = 4;
+constexpr int kMmaTileY = kMmaWarps * kMmaRowsPerWarp;
+
+/* ---- direct 2D kernel (direct.hip), where there is no tensor core ---- */
+/* 32 pixels wide, 8 threads high, each thread kRowsPerThread output
+ * rows: a block's tile is 32 x 32 outputs. */
+constexpr int kTileX = 32, kThreadsY = 8, kRowsPerThread = 4;
+constexpr int kTileY = kThreadsY * kRowsPerThread;
+
+/* ---- separable passes (separable.hip) ---- */
+/* The row pass: a block a stretch of kRowThreads pixels of a row. */
+constexpr int kRowThreads = 256;
+/* The column pass: 32 samples wide, kColRows rows a block. */
+constexpr int kColX = 32, kColThreadsY = 8, kColRows = 64;
+
+}                               // namespace hipf::conv
+
+#endif /* HIPF_CONVOLVE_TUNING_H */
