@@ -44,14 +44,12 @@ struct Args
   int width, height, mw, mh;
   unsigned channel_mask;
   HipfBorderMode border;
-  /* The rounding of mask.h as floor (n / d2) with n = 2 * sum + d, d2 =
-   * 2 * d and d > 0 (a negative divisor negates the sum): inv_d2 = 1 / d2
-   * estimates the quotient, off by at most one (|n| < 2^33, and a double
-   * carries 53 bits), which the remainder corrects. A 64-bit division
-   * costs a hundred-odd instructions a sample. */
-  long long d, d2;
+  /* The rounding of mask.h, a division by d = |divisor| (a negative
+   * divisor negates the sum): floor (sum / d) from the multiplier m =
+   * floor ((2^32 - 1) / d), then the remainder says whether to round up.
+   * A 64-bit division costs a hundred-odd instructions a sample. */
+  uint32_t d, magic;
   int negate;
-  double inv_d2;
   int offset;
 };
 
@@ -66,23 +64,25 @@ inline Args make_args (const HipfConvolvePlane * p, const HipfConvolveMask * m,
   a.channel_mask = p->channel_mask;
   a.border = p->border;
   a.negate = m->divisor < 0;
-  a.d = a.negate ? -(long long) m->divisor : m->divisor;
-  a.d2 = 2 * a.d;
-  a.inv_d2 = 1.0 / (double) a.d2;
+  a.d = (uint32_t) (a.negate ? -(long long) m->divisor : m->divisor);
+  a.magic = (uint32_t) (0xffffffffu / a.d);
   a.offset = m->offset;
   return a;
 }
 
 __device__ inline uint8_t output (int sum, const Args & a)
 {
-  const long long n = 2 * (long long) (a.negate ? -sum : sum) + a.d;
-  long long q = (long long) floor ((double) n * a.inv_d2);
-  const long long r = n - q * a.d2;
-  if (r < 0)
-    --q;
-  else if (r >= a.d2)
-    ++q;
-  const long long v = q + a.offset;
+  /* |sum| < 2^31 (mask.h's bound), d <= 2^31. */
+  const int s = a.negate ? -sum : sum;
+  /* floor (s / d): of a negative s, minus the ceiling of -s / d. */
+  const uint32_t u = s >= 0 ? (uint32_t) s : (uint32_t) -s + a.d - 1;
+  uint32_t q = __umulhi (u, a.magic);
+  q += (unsigned long long) (q + 1) * a.d <= u;
+  const int q0 = s >= 0 ? (int) q : -(int) q;
+  /* round (s / d) = floor (s / d + 1/2): up where the remainder is at
+   * least half of d. */
+  const uint32_t r = (uint32_t) s - (uint32_t) q0 * a.d;
+  const long long v = (long long) q0 + (2ull * r >= a.d) + a.offset;
   return (uint8_t) (v < 0 ? 0 : v > 255 ? 255 : v);
 }
 

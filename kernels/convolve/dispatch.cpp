@@ -4,9 +4,10 @@
  *
  * hipconvolve's dispatch: which kernel runs a mask. Masks up to
  * HIPF_CONVOLVE_MAX_SIDE each way run on the tensor cores where the
- * device has them, separable ones too (their outer product is one
- * product a row, where two passes would move 32-bit row sums through
- * memory); wider separable masks take the two passes; the rest the direct
+ * device has them; separable ones too where their outer product's taps
+ * are single bytes (a product a row, where two passes move 32-bit row
+ * sums through memory; each further digit is another pass of products).
+ * Other separable masks take the two passes, the rest the direct
  * kernel.
  */
 #include "convolve/common.cuh"
@@ -118,8 +119,8 @@ hipf_convolve_run (const HipfDeviceLimits * limits,
     default:
       /* A mask whose tables outgrow the device's shared memory falls
        * through to the kernels below. */
-      if (fits_2d (m) && mma_available ()
-          && run_mma (limits, p, m, src, src_pitch, dst, dst_pitch, taps,
+      if (fits_2d (m) && (!m->separable || tap_digits (m) == 1)
+          && mma_available () && run_mma (limits, p, m, src, src_pitch, dst, dst_pitch, taps,
               stream) == hipSuccess)
         return hipSuccess;
       (void) hipGetLastError ();

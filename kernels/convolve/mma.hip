@@ -60,7 +60,12 @@ struct MmaArgs
   Args a;
   int digits;
   int tiles_y;
-  int src_words;                /* source rows and pixels on 4-byte bounds */
+  /* Samples left of an output that its tile starts: the mask's half
+   * width and the delta, less than 4, that puts the tile's first sample
+   * on a 4-pixel bound, so that a group of 4 is one load. B's taps start
+   * delta rows down to make up for it. */
+  int halo, delta;
+  int src_align;                /* 16, 8, 4 or 1: what rows start on */
   int dst_words;
   int dst_pairs;                /* and on 8-byte bounds */
   /* The taps: a row (taps_x) and a column (taps_y, HIPF_CONVOLVE_MAX_TAPS
@@ -68,10 +73,56 @@ struct MmaArgs
   int separable;
 };
 
+/* Samples x to x + 3 of row y, border-extended, each channel's in a
+ * word: whole 16-, 8- or 4-byte loads where the row allows. */
+template <int C>
+__device__ inline void load_group (const uint8_t * __restrict__ src,
+    size_t src_pitch, const MmaArgs & args, int y, int x, uint32_t (&w)[C])
+{
+  const Args & a = args.a;
+#pragma unroll
+  for (int c = 0; c < C; ++c)
+    w[c] = 0;
+  const int sy = border_index (y, a.height, a.border);
+  if (sy < 0)
+    return;
+  const uint8_t *row = src + (size_t) sy * src_pitch;
+  if (x >= 0 && x + 3 < a.width && args.src_align >= 4 * C && C != 3) {
+    if (C == 1) {
+      w[0] = *reinterpret_cast<const uint32_t *>(row + x);
+    } else if (C == 2) {
+      const uint2 p = *reinterpret_cast<const uint2 *>(row + 2 * x);
+      w[0] = __byte_perm (p.x, p.y, 0x6420);
+      w[1 % C] = __byte_perm (p.x, p.y, 0x7531);
+    } else {
+      const uint4 p = *reinterpret_cast<const uint4 *>(row + 4 * x);
+      const uint32_t lo01 = __byte_perm (p.x, p.y, 0x5140);
+      const uint32_t hi01 = __byte_perm (p.x, p.y, 0x7362);
+      const uint32_t lo23 = __byte_perm (p.z, p.w, 0x5140);
+      const uint32_t hi23 = __byte_perm (p.z, p.w, 0x7362);
+      w[0] = __byte_perm (lo01, lo23, 0x5410);
+      w[1 % C] = __byte_perm (lo01, lo23, 0x7632);
+      w[2 % C] = __byte_perm (hi01, hi23, 0x5410);
+      w[3 % C] = __byte_perm (hi01, hi23, 0x7632);
+    }
+    return;
+  }
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    const int sx = x + k >= 0 && x + k < a.width ? x + k :
+        border_index (x + k, a.width, a.border);
+    if (sx < 0)
+      continue;
+#pragma unroll
+    for (int c = 0; c < C; ++c)
+      w[c] |= (uint32_t) row[(size_t) sx * C + c] << 8 * k;
+  }
+}
+
 /* KS: products a mask row (32 columns of B each); MP: taps of more than
  * one digit. */
 template <int C, int KS, bool MP>
-__global__ void __launch_bounds__ (kMmaWarps * 32)
+__global__ void __launch_bounds__ (kMmaWarps * 32, MP ? 1 : 2)
 convolve_mma (const uint8_t * __restrict__ src, size_t src_pitch,
     uint8_t * __restrict__ dst, size_t dst_pitch, MmaArgs args,
     const int * __restrict__ taps)
@@ -100,7 +151,8 @@ convolve_mma (const uint8_t * __restrict__ src, size_t src_pitch,
     uint32_t w[2] = { 0, 0 };
     for (int h = 0; h < 2; ++h)
       for (int b = 0; b < 4; ++b) {
-        const int i = 32 * s + 16 * h + 4 * (l & 3) + b - (l >> 2);
+        const int i = 32 * s + 16 * h + 4 * (l & 3) + b - (l >> 2) -
+            args.delta;
         if (i >= 0 && i < a.mw)
           w[h] |= (uint32_t) (digit (args.separable ? taps[i] *
                   taps[HIPF_CONVOLVE_MAX_TAPS + j] : taps[j * a.mw + i], p)
@@ -112,45 +164,26 @@ convolve_mma (const uint8_t * __restrict__ src, size_t src_pitch,
   for (int ty = blockIdx.y; ty < args.tiles_y; ty += gridDim.y) {
     const int y0 = ty * kMmaTileY;
     __syncthreads ();
-    /* Stage 4 samples of each channel a thread a step. */
-    for (int e = tid; e < rows * kGroups; e += threads) {
-      const int ly = e / kGroups, q = e - ly * kGroups;
-      const int sy = border_index (y0 + ly - a.mh / 2, a.height, a.border);
-      const int x = x0 - a.mw / 2 + 4 * q;
-      uint32_t w[C];
+    /* Stage 4 samples of each channel a thread a group, kStageBatch
+     * groups' loads in flight before any is stored. */
+    for (int e0 = tid; e0 < rows * kGroups; e0 += kStageBatch * threads) {
+      uint32_t w[kStageBatch][C];
 #pragma unroll
-      for (int c = 0; c < C; ++c)
-        w[c] = 0;
-      if (sy >= 0) {
-        const uint8_t *row = src + (size_t) sy * src_pitch;
-        if (C == 4 && args.src_words && x >= 0 && x + 3 < a.width) {
-          const uint32_t *px = reinterpret_cast<const uint32_t *>(row) + x;
-          const uint32_t p0 = px[0], p1 = px[1], p2 = px[2], p3 = px[3];
-          const uint32_t lo01 = __byte_perm (p0, p1, 0x5140);
-          const uint32_t hi01 = __byte_perm (p0, p1, 0x7362);
-          const uint32_t lo23 = __byte_perm (p2, p3, 0x5140);
-          const uint32_t hi23 = __byte_perm (p2, p3, 0x7362);
-          w[0] = __byte_perm (lo01, lo23, 0x5410);
-          w[1 % C] = __byte_perm (lo01, lo23, 0x7632);
-          w[2 % C] = __byte_perm (hi01, hi23, 0x5410);
-          w[3 % C] = __byte_perm (hi01, hi23, 0x7632);
-        } else {
-#pragma unroll
-          for (int k = 0; k < 4; ++k) {
-            const int sx = x + k >= 0 && x + k < a.width ? x + k :
-                border_index (x + k, a.width, a.border);
-            if (sx < 0)
-              continue;
-#pragma unroll
-            for (int c = 0; c < C; ++c)
-              w[c] |= (uint32_t) row[(size_t) sx * C + c] << 8 * k;
-          }
-        }
+      for (int u = 0; u < kStageBatch; ++u) {
+        const int e = e0 + u * threads, ly = e / kGroups;
+        if (e < rows * kGroups)
+          load_group<C> (src, src_pitch, args, y0 + ly - a.mh / 2,
+              x0 - args.halo + 4 * (e - ly * kGroups), w[u]);
       }
 #pragma unroll
-      for (int c = 0; c < C; ++c)
-        reinterpret_cast<uint32_t *>(tile + (c * rows + ly) *
-            kTileWidth)[q] = w[c];
+      for (int u = 0; u < kStageBatch; ++u) {
+        const int e = e0 + u * threads, ly = e / kGroups;
+        if (e < rows * kGroups)
+#pragma unroll
+          for (int c = 0; c < C; ++c)
+            reinterpret_cast<uint32_t *>(tile + (c * rows + ly) *
+                kTileWidth)[e - ly * kGroups] = w[u][c];
+      }
     }
     __syncthreads ();
 
@@ -217,7 +250,7 @@ convolve_mma (const uint8_t * __restrict__ src, size_t src_pitch,
         break;
       uint8_t *out = dst + (size_t) y * dst_pitch;
       const uint8_t *centre = tile + (r0 + r + a.mh / 2) * kTileWidth +
-          a.mw / 2;
+          args.halo;
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
         const int xl = 8 * (g + 8 * h) + 2 * t, x = x0 + xl;
@@ -327,10 +360,14 @@ hipError_t run_mma (const HipfDeviceLimits * limits,
   args.separable = m->separable;
   args.digits = tap_digits (m);
   args.tiles_y = ceil_div (p->height, kMmaTileY);
-  args.src_words = (((uintptr_t) src | src_pitch) & 3) == 0;
+  const uintptr_t src_bits = (uintptr_t) src | src_pitch;
+  args.src_align = src_bits % 16 == 0 ? 16 : src_bits % 8 == 0 ? 8 :
+      src_bits % 4 == 0 ? 4 : 1;
+  args.delta = (4 - mw / 2 % 4) % 4;
+  args.halo = mw / 2 + args.delta;
   args.dst_words = (((uintptr_t) dst | dst_pitch) & 3) == 0;
   args.dst_pairs = (((uintptr_t) dst | dst_pitch) & 7) == 0;
-  const int ks = mw + 7 <= 32 ? 1 : 2;
+  const int ks = mw + 7 + args.delta <= 32 ? 1 : 2;
   switch (p->channels) {
     case 1: return launch_c<1> (limits, args, ks, src, src_pitch, dst, dst_pitch, taps, stream);
     case 2: return launch_c<2> (limits, args, ks, src, src_pitch, dst, dst_pitch, taps, stream);

@@ -17,9 +17,14 @@ constexpr int kMmaTileX = 128;
 /* Warps of a block, stacked down the tile. */
 constexpr int kMmaWarps = 8;
 /* Output rows a warp sums at once: each staged sample row feeds that many
- * rows' products from one load of its fragments. */
+ * rows' products from one load of its fragments. 4 at 2 blocks a
+ * multiprocessor beat 2 (at 2 and 3 blocks) and 1 (at 4) on 15x15 and
+ * 31x31 masks; 2 at 3 blocks was 13% faster on 3x3 and 5x5 ones. */
 constexpr int kMmaRowsPerWarp = 4;
 constexpr int kMmaTileY = kMmaWarps * kMmaRowsPerWarp;
+/* Groups of 4 samples whose loads a thread has in flight as it stages a
+ * tile: 4 took registers the products need (1 and 4 measured alike). */
+constexpr int kStageBatch = 2;
 
 /* ---- direct 2D kernel (direct.hip), where there is no tensor core ---- */
 /* 32 pixels wide, 8 threads high, each thread kRowsPerThread output
