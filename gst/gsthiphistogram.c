@@ -570,7 +570,8 @@ gst_hip_histogram_finish (GstHipfFilter * filter, guint index, GstBuffer * buf)
 
   if (!meta && !message)
     return;
-  hipf_histogram_add_copies (slot->host_counts.ptr, words, words, counts);
+  hipf_histogram_add_copies (slot->host_counts.ptr, HIPF_HISTOGRAM_COPIES,
+      words, words, counts);
   if (meta) {
     GstCustomMeta *custom =
         gst_buffer_add_custom_meta (buf, GST_HIP_HISTOGRAM_META_NAME);

@@ -46,6 +46,9 @@ gst_hipf_zones_frame_init (HipfZonesFrame * frame, const GstVideoInfo * info,
   frame->width = plane->width;
   frame->height = plane->height;
   frame->pixel_stride = plane->channels * plane->sample_bytes;
+  frame->sample_bytes = plane->sample_bytes;
+  frame->sample_shift = gst_hip_video_histogram_shift (info,
+      GST_VIDEO_COMP_Y);
   if (GST_VIDEO_INFO_IS_RGB (info)) {
     frame->luma_offset = -1;
     frame->rgb_offset[0] = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_R);

@@ -876,6 +876,7 @@ check_api_regions (gint stride)
     HipfHistogramPlane *pl = &frame.planes[0];
     gint t;
 
+    frame.sample_bytes = 1;
     pl->pitch = (gsize) w * stride;
     pl->width = w;
     pl->height = h;
@@ -903,8 +904,8 @@ check_api_regions (gint stride)
     fail_unless (hipMemcpyAsync (host, buffer, words * sizeof (guint32),
             hipMemcpyDeviceToHost, stream) == hipSuccess);
     fail_unless (hipStreamSynchronize (stream) == hipSuccess);
-    hipf_histogram_add_copies (host, HIPF_HISTOGRAM_COPY_WORDS,
-        HIPF_HISTOGRAM_COPY_WORDS, sums);
+    hipf_histogram_add_copies (host, HIPF_HISTOGRAM_COPIES,
+        HIPF_HISTOGRAM_COPY_WORDS, HIPF_HISTOGRAM_COPY_WORDS, sums);
     for (i = 0; i < HIPF_HISTOGRAM_COPY_WORDS; i++) {
       const gsize channel = i / HIPF_HISTOGRAM_VALUES;
       const guint bin = i % HIPF_HISTOGRAM_VALUES;
