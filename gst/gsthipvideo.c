@@ -270,11 +270,20 @@ add_tap (HipfHistogramFrame * f, const gchar ** names,
 {
   HipfHistogramPlane *pl = &f->planes[GST_VIDEO_INFO_COMP_PLANE (info, comp)];
 
-  pl->tap_offset[pl->n_taps] = GST_VIDEO_INFO_COMP_POFFSET (info, comp);
+  pl->tap_offset[pl->n_taps] = gst_hip_video_comp_offset (info, comp);
   pl->tap_channel[pl->n_taps] = f->n_channels;
   pl->sample_shift = gst_hip_video_histogram_shift (info, comp);
   pl->n_taps++;
   names[f->n_channels++] = name;
+}
+
+gint
+gst_hip_video_comp_offset (const GstVideoInfo * info, guint comp)
+{
+  gint offset = GST_VIDEO_INFO_COMP_POFFSET (info, comp);
+  gint sample_bytes = GST_VIDEO_INFO_COMP_DEPTH (info, comp) > 8 ? 2 : 1;
+
+  return offset % sample_bytes ? offset * sample_bytes : offset;
 }
 
 gint

@@ -58,7 +58,7 @@ gst_hipf_zones_frame_init (HipfZonesFrame * frame, const GstVideoInfo * info,
   } else {
     /* Packed 4:2:2 is unpacked: its luma is a plane of its own. */
     frame->luma_offset = layout->packed ? 0 :
-        GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_Y);
+        gst_hip_video_comp_offset (info, GST_VIDEO_COMP_Y);
   }
   frame->cols = cols;
   frame->rows = rows;
