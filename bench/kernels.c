@@ -324,18 +324,14 @@ bench_device (GstVideoFormat format, gint w, gint h, gboolean all_modes,
       add_row ("pack", format, w, h, "from Y42B planes",
           time_op (&f, op_pack, &a), copy, 0);
     }
-    /* The histogram takes 8-bit samples only. */
-    if (f.layout.planes[0].sample_bytes == 1) {
-      gst_hip_video_histogram_init (&a.hist, names, &luma, &f.info,
-          &f.layout);
-      for (p = 0; p < (guint) a.hist.n_planes; p++) {
-        a.hist.planes[p].roi_width = a.hist.planes[p].width;
-        a.hist.planes[p].roi_height = a.hist.planes[p].height;
-      }
-      hist = time_op (&f, op_histogram, &a);
-      add_row ("histogram", format, w, h, constant ? "constant frame" :
-          "random frame", hist, copy, 0);
+    gst_hip_video_histogram_init (&a.hist, names, &luma, &f.info, &f.layout);
+    for (p = 0; p < (guint) a.hist.n_planes; p++) {
+      a.hist.planes[p].roi_width = a.hist.planes[p].width;
+      a.hist.planes[p].roi_height = a.hist.planes[p].height;
     }
+    hist = time_op (&f, op_histogram, &a);
+    add_row ("histogram", format, w, h, constant ? "constant frame" :
+        "random frame", hist, copy, 0);
     /* Zone metering, against the whole-frame histogram alone. */
     if (!constant && all_modes) {
       gst_hipf_zones_frame_init (&a.zones, &f.info, &f.layout, 16, 9, 4, 251,

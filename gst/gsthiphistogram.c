@@ -27,7 +27,26 @@
  *
  * Channels are `red`, `green`, `blue`, `alpha` (where the format has one)
  * and `luma` = (77 R + 150 G + 29 B + 128) >> 8 for RGB formats; `luma`,
- * `u` and `v` for YUV formats; `luma` for GRAY8.
+ * `u` and `v` for YUV formats; `luma` for GRAY8 and GRAY16_LE.
+ *
+ * 8-bit formats count 256 values a channel. The 16-bit formats count 1024:
+ * P010_10LE and I420_10LE their ten bits exactly (P010's ten in the top of
+ * its word, I420_10LE's ten in the bottom, the bits above them ignored),
+ * GRAY16_LE the top ten bits of its samples, value v standing for the
+ * samples v * 64 to v * 64 + 63. #GstHipHistogram:bins spreads over those
+ * values: value v counts in bin v * bins / values, and formats of 256
+ * values take at most 256 bins. The statistics (`mean`, `stddev`,
+ * `median`, `min`, `max` and the zones') are in the format's own scale:
+ * 0 to 255, 0 to 1023, and for GRAY16_LE 0 to 65472, each sample taken as
+ * its top ten bits times 64 (its low six bits cleared).
+ *
+ * #GstHipHistogram:low-threshold, #GstHipHistogram:high-threshold and
+ * #GstHipHistogram:target-mean stay in the 8-bit scale for every format,
+ * so that one setting means the same whatever the format: a sample is
+ * clipped where its top eight bits are at or below the low threshold (at
+ * or above the high one), and `ev-correction` compares the target with
+ * the mean brought to the 8-bit scale (divided by 4 for 10-bit formats,
+ * 256 for GRAY16_LE).
  *
  * ## Example launch line
  * |[
@@ -42,6 +61,7 @@
 #include <string.h>
 
 #include "gsthiphistogram.h"
+#include "gsthipmemorycaps.h"
 #include "gsthipzones.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_hip_histogram_debug);
@@ -54,7 +74,10 @@ GST_DEBUG_CATEGORY_STATIC (gst_hip_histogram_debug);
 #define DEFAULT_LOW_THRESHOLD 4
 #define DEFAULT_HIGH_THRESHOLD 251
 #define DEFAULT_TARGET_MEAN 118
+/* The thresholds' and target's scale, whatever the format. */
 #define MAX_SAMPLE (HIPF_HISTOGRAM_VALUES - 1)
+#define MAX_COPY_WORDS \
+  MAX (HIPF_HISTOGRAM_COPY_WORDS, HIPF_HISTOGRAM_WIDE_COPY_WORDS)
 
 enum
 {
@@ -112,6 +135,8 @@ struct _GstHipHistogram
   HipfHistogramFrame frame;     /* channels of the format, ROI unset */
   const gchar *channel_names[HIPF_HISTOGRAM_MAX_CHANNELS];
   guint luma_channel;
+  guint values;                 /* a channel counts, 256 or 1024 */
+  guint unit;                   /* a value's step in the format's scale */
   GstClockTime last_post;
   Slot slots[GST_HIP_IN_FLIGHT_MAX];
 };
@@ -291,14 +316,18 @@ gst_hip_histogram_configure (GstHipfFilter * filter, const GstVideoInfo * info)
 
   gst_hip_video_histogram_init (f, self->channel_names, &self->luma_channel,
       info, &filter->layout);
-  counts_size = f->n_channels * HIPF_HISTOGRAM_VALUES * sizeof (guint32);
+  self->values = hipf_histogram_values (f);
+  self->unit = gst_hip_video_histogram_unit (info);
+  GST_DEBUG_OBJECT (self, "%d channels of %u values, a value standing for %u",
+      f->n_channels, self->values, self->unit);
+  counts_size = f->n_channels * self->values * sizeof (guint32);
   for (i = 0; i < filter->in_flight.n_slots; i++) {
     Slot *slot = &self->slots[i];
 
     if (!gst_hip_device_alloc (&filter->device, &slot->counts,
             hipf_histogram_buffer_size (), "histograms")
         || !gst_hip_device_alloc_host (&filter->device, &slot->host_counts,
-            HIPF_HISTOGRAM_COPIES * counts_size, "histograms"))
+            hipf_histogram_copies (f) * counts_size, "histograms"))
       return FALSE;
   }
   return TRUE;
@@ -332,7 +361,7 @@ apply_roi (HipfHistogramFrame * f, const GstHipVideoLayout * layout,
   }
 }
 
-/* @n counts as a GstValueArray of guint. A report holds up to 1,300 of
+/* @n counts as a GstValueArray of guint. A report holds up to 3,072 of
  * them, so each is set in a copy of one initialized value (the array takes
  * values in by copying them too) rather than initialized on its own, into
  * an array allocated whole. */
@@ -367,37 +396,29 @@ segment_time (const GstSegment * segment, GstClockTime ts, gboolean running)
       : gst_segment_to_stream_time (segment, GST_FORMAT_TIME, ts);
 }
 
-static void
-fill_report (GstHipHistogram * self, const guint32 * counts,
-    const Settings * s, GstBuffer * buf, GstStructure * st)
+/* Bins a report holds: @bins, or the format's values where fewer. */
+static guint
+report_bins (GstHipHistogram * self, const Settings * s)
 {
-  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
-  GstClockTime ts = GST_BUFFER_PTS (buf);
-  const guint32 *luma = counts + self->luma_channel * HIPF_HISTOGRAM_VALUES;
-  guint n = self->frame.n_channels, c, v;
-  GValue channels = G_VALUE_INIT, histograms = G_VALUE_INIT;
+  return MIN (s->bins, self->values);
+}
+
+/* The luma statistics from its counts, in the format's scale: value v of
+ * the counts stands for v * unit. Clipping compares the top eight bits of
+ * a value, v * 256 / values, with the 8-bit thresholds. */
+static void
+fill_stats (GstHipHistogram * self, const guint32 * luma, const Settings * s,
+    GstStructure * st)
+{
+  const guint values = self->values, unit = self->unit;
   guint64 pixels = 0, low = 0, high = 0, acc = 0;
   gdouble sum = 0, sq = 0, mean = 0, stddev = 0;
-  guint median = 0, min = 0, max = 0;
+  guint median = 0, min = 0, max = 0, v;
   gboolean seen = FALSE;
 
-  gst_value_array_init (&channels, n);
-  gst_value_array_init (&histograms, n);
-  for (c = 0; c < n; c++) {
-    const guint32 *hist = counts + c * HIPF_HISTOGRAM_VALUES;
-    GValue channel = G_VALUE_INIT, bins = G_VALUE_INIT;
-    guint32 binned[HIPF_HISTOGRAM_VALUES] = { 0 };
+  for (v = 0; v < values; v++) {
+    guint top = v * HIPF_HISTOGRAM_VALUES / values;
 
-    g_value_init (&channel, G_TYPE_STRING);
-    g_value_set_static_string (&channel, self->channel_names[c]);
-    gst_value_array_append_and_take_value (&channels, &channel);
-    for (v = 0; v < HIPF_HISTOGRAM_VALUES; v++)
-      binned[v * s->bins / HIPF_HISTOGRAM_VALUES] += hist[v];
-    init_count_array (&bins, binned, s->bins);
-    gst_value_array_append_and_take_value (&histograms, &bins);
-  }
-
-  for (v = 0; v < HIPF_HISTOGRAM_VALUES; v++) {
     pixels += luma[v];
     sum += (gdouble) v * luma[v];
     if (luma[v] && !seen) {
@@ -406,18 +427,18 @@ fill_report (GstHipHistogram * self, const guint32 * counts,
     }
     if (luma[v])
       max = v;
-    if (v <= s->low_threshold)
+    if (top <= s->low_threshold)
       low += luma[v];
-    if (v >= s->high_threshold)
+    if (top >= s->high_threshold)
       high += luma[v];
   }
   if (pixels) {
     mean = sum / pixels;
-    for (v = 0; v < HIPF_HISTOGRAM_VALUES; v++)
+    for (v = 0; v < values; v++)
       sq += luma[v] * (v - mean) * (v - mean);
     stddev = sqrt (sq / pixels);
     /* Lower median: the smallest value with half the samples at or below. */
-    for (v = 0; v < HIPF_HISTOGRAM_VALUES; v++) {
+    for (v = 0; v < values; v++) {
       acc += luma[v];
       if (2 * acc >= pixels) {
         median = v;
@@ -427,24 +448,54 @@ fill_report (GstHipHistogram * self, const guint32 * counts,
   }
 
   gst_structure_set (st,
+      "pixels", G_TYPE_UINT64, pixels,
+      "mean", G_TYPE_DOUBLE, mean * unit,
+      "stddev", G_TYPE_DOUBLE, stddev * unit,
+      "median", G_TYPE_UINT, median * unit,
+      "min", G_TYPE_UINT, min * unit,
+      "max", G_TYPE_UINT, max * unit,
+      "clipped-low", G_TYPE_DOUBLE, pixels ? (gdouble) low / pixels : 0.0,
+      "clipped-high", G_TYPE_DOUBLE, pixels ? (gdouble) high / pixels : 0.0,
+      /* The mean in the 8-bit scale of the target. A black frame reads as
+       * mean 1 so the correction stays finite. */
+      "ev-correction", G_TYPE_DOUBLE, log2 (s->target_mean /
+          MAX (mean * HIPF_HISTOGRAM_VALUES / values, 1.0)), NULL);
+}
+
+static void
+fill_report (GstHipHistogram * self, const guint32 * counts,
+    const Settings * s, GstBuffer * buf, GstStructure * st)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstClockTime ts = GST_BUFFER_PTS (buf);
+  const guint values = self->values, bins = report_bins (self, s);
+  guint n = self->frame.n_channels, c, v;
+  GValue channels = G_VALUE_INIT, histograms = G_VALUE_INIT;
+
+  gst_value_array_init (&channels, n);
+  gst_value_array_init (&histograms, n);
+  for (c = 0; c < n; c++) {
+    const guint32 *hist = counts + c * values;
+    GValue channel = G_VALUE_INIT, binned_counts = G_VALUE_INIT;
+    guint32 binned[HIPF_HISTOGRAM_WIDE_VALUES] = { 0 };
+
+    g_value_init (&channel, G_TYPE_STRING);
+    g_value_set_static_string (&channel, self->channel_names[c]);
+    gst_value_array_append_and_take_value (&channels, &channel);
+    for (v = 0; v < values; v++)
+      binned[v * bins / values] += hist[v];
+    init_count_array (&binned_counts, binned, bins);
+    gst_value_array_append_and_take_value (&histograms, &binned_counts);
+  }
+
+  gst_structure_set (st,
       "timestamp", G_TYPE_UINT64, ts,
       "stream-time", G_TYPE_UINT64, segment_time (&trans->segment, ts, FALSE),
       "running-time", G_TYPE_UINT64, segment_time (&trans->segment, ts, TRUE),
       "duration", G_TYPE_UINT64, GST_BUFFER_DURATION (buf), NULL);
   gst_structure_take_value (st, "channels", &channels);
   gst_structure_take_value (st, "histograms", &histograms);
-  gst_structure_set (st,
-      "pixels", G_TYPE_UINT64, pixels,
-      "mean", G_TYPE_DOUBLE, mean,
-      "stddev", G_TYPE_DOUBLE, stddev,
-      "median", G_TYPE_UINT, median,
-      "min", G_TYPE_UINT, min,
-      "max", G_TYPE_UINT, max,
-      "clipped-low", G_TYPE_DOUBLE, pixels ? (gdouble) low / pixels : 0.0,
-      "clipped-high", G_TYPE_DOUBLE, pixels ? (gdouble) high / pixels : 0.0,
-      /* A black frame reads as mean 1 so the correction stays finite. */
-      "ev-correction", G_TYPE_DOUBLE,
-      log2 (s->target_mean / MAX (mean, 1.0)), NULL);
+  fill_stats (self, counts + self->luma_channel * values, s, st);
 }
 
 /* Whether a frame at @running_time posts its message. A frame with no
@@ -538,16 +589,15 @@ gst_hip_histogram_readback (GstHipfFilter * filter, guint index,
   Slot *slot = &self->slots[index];
   const guint32 *counts = hipf_histogram_counts (slot->counts.ptr,
       slot->counted_half);
-  gsize size = self->frame.n_channels * HIPF_HISTOGRAM_VALUES *
-      sizeof (guint32);
+  gsize size = self->frame.n_channels * self->values * sizeof (guint32);
 
   gsize zone_bytes = slot->zoned ?
       hipf_zones_words (&slot->zones) * sizeof (guint32) : 0;
 
   return gst_hip_device_copy_2d (&filter->device, stream,
       slot->host_counts.ptr, size, counts,
-      HIPF_HISTOGRAM_COPY_WORDS * sizeof (guint32), size,
-      HIPF_HISTOGRAM_COPIES, hipMemcpyDeviceToHost)
+      hipf_histogram_copy_words (&self->frame) * sizeof (guint32), size,
+      hipf_histogram_copies (&self->frame), hipMemcpyDeviceToHost)
       && (!slot->zoned || gst_hip_device_copy_2d (&filter->device, stream,
           slot->host_zone_words.ptr, zone_bytes, slot->zone_words.ptr,
           zone_bytes, zone_bytes, 1, hipMemcpyDeviceToHost));
@@ -561,8 +611,8 @@ gst_hip_histogram_finish (GstHipfFilter * filter, guint index, GstBuffer * buf)
   GstHipHistogram *self = GST_HIP_HISTOGRAM (filter);
   Slot *slot = &self->slots[index];
   const Settings *s = &slot->settings;
-  const gsize words = self->frame.n_channels * HIPF_HISTOGRAM_VALUES;
-  guint32 counts[HIPF_HISTOGRAM_COPY_WORDS];
+  const gsize words = self->frame.n_channels * self->values;
+  guint32 counts[MAX_COPY_WORDS];
   gboolean meta = s->attach_meta && gst_buffer_is_writable (buf);
   /* A message only where one is due. */
   gboolean message = s->post_messages && interval_elapsed (self, s,
@@ -570,7 +620,8 @@ gst_hip_histogram_finish (GstHipfFilter * filter, guint index, GstBuffer * buf)
 
   if (!meta && !message)
     return;
-  hipf_histogram_add_copies (slot->host_counts.ptr, words, words, counts);
+  hipf_histogram_add_copies (slot->host_counts.ptr,
+      hipf_histogram_copies (&self->frame), words, words, counts);
   if (meta) {
     GstCustomMeta *custom =
         gst_buffer_add_custom_meta (buf, GST_HIP_HISTOGRAM_META_NAME);
@@ -578,7 +629,8 @@ gst_hip_histogram_finish (GstHipfFilter * filter, guint index, GstBuffer * buf)
     fill_report (self, counts, s, buf, gst_custom_meta_get_structure (custom));
     if (slot->zoned)
       gst_hipf_zones_report (gst_custom_meta_get_structure (custom),
-          &slot->zones, slot->host_zone_words.ptr, s->bins);
+          &slot->zones, slot->host_zone_words.ptr, report_bins (self, s),
+          self->unit);
   }
   if (message) {
     GstStructure *report = gst_structure_new_empty ("hiphistogram");
@@ -586,11 +638,18 @@ gst_hip_histogram_finish (GstHipfFilter * filter, guint index, GstBuffer * buf)
     fill_report (self, counts, s, buf, report);
     if (slot->zoned)
       gst_hipf_zones_report (report, &slot->zones, slot->host_zone_words.ptr,
-          s->bins);
+          report_bins (self, s), self->unit);
     gst_element_post_message (GST_ELEMENT (self),
         gst_message_new_element (GST_OBJECT (self), report));
   }
 }
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_HIPF_CAPS_FOR (GST_HIP_VIDEO_FORMATS_ALL)));
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_HIPF_CAPS_FOR (GST_HIP_VIDEO_FORMATS_ALL)));
 
 static void
 gst_hip_histogram_class_init (GstHipHistogramClass * klass)
@@ -612,8 +671,10 @@ gst_hip_histogram_class_init (GstHipHistogramClass * klass)
 
   g_object_class_install_property (gobject_class, PROP_BINS,
       g_param_spec_uint ("bins", "Bins",
-          "Bins per channel: sample v counts in bin v * bins / 256",
-          1, HIPF_HISTOGRAM_VALUES, DEFAULT_BINS, live));
+          "Bins per channel, spread over the values the format counts (256, "
+          "1024 for 16-bit formats): value v counts in bin v * bins / values; "
+          "at most 256 for 8-bit formats",
+          1, HIPF_HISTOGRAM_WIDE_VALUES, DEFAULT_BINS, live));
   g_object_class_install_property (gobject_class, PROP_ROI_X,
       g_param_spec_uint ("roi-x", "ROI x",
           "Left edge of the region counted, in luma samples", 0, G_MAXINT, 0,
@@ -646,15 +707,20 @@ gst_hip_histogram_class_init (GstHipHistogramClass * klass)
           DEFAULT_ATTACH_META, live));
   g_object_class_install_property (gobject_class, PROP_LOW_THRESHOLD,
       g_param_spec_uint ("low-threshold", "Low threshold",
-          "Luma at or below which a sample counts as clipped-low", 0,
+          "Luma at or below which a sample counts as clipped-low, in the "
+          "8-bit scale for every format (16-bit formats compare their "
+          "samples' top eight bits)", 0,
           MAX_SAMPLE, DEFAULT_LOW_THRESHOLD, live));
   g_object_class_install_property (gobject_class, PROP_HIGH_THRESHOLD,
       g_param_spec_uint ("high-threshold", "High threshold",
-          "Luma at or above which a sample counts as clipped-high", 0,
+          "Luma at or above which a sample counts as clipped-high, in the "
+          "8-bit scale for every format (16-bit formats compare their "
+          "samples' top eight bits)", 0,
           MAX_SAMPLE, DEFAULT_HIGH_THRESHOLD, live));
   g_object_class_install_property (gobject_class, PROP_TARGET_MEAN,
       g_param_spec_uint ("target-mean", "Target mean",
-          "Mean luma of a well exposed frame, for ev-correction", 1,
+          "Mean luma of a well exposed frame, for ev-correction, in the "
+          "8-bit scale for every format", 1,
           MAX_SAMPLE, DEFAULT_TARGET_MEAN, live));
   /**
    * GstHipHistogram:zones:
@@ -662,7 +728,8 @@ gst_hip_histogram_class_init (GstHipHistogramClass * klass)
    * Zone metering: "COLSxROWS" zones of the whole frame (zone (i, j)
    * covering luma columns [i W / COLS, (i + 1) W / COLS) and rows likewise),
    * each reported in row-major order as `zone-mean`, `zone-min`,
-   * `zone-max`, `zone-clipped-low` and `zone-clipped-high` of luma, with the
+   * `zone-max` (in the format's scale, as the frame's statistics),
+   * `zone-clipped-low` and `zone-clipped-high` of luma, with the
    * grid as `zones`. "1x1" reports no zones (unless zone-histograms is set).
    * A malformed value is refused with a warning, the old one kept.
    */
@@ -674,6 +741,9 @@ gst_hip_histogram_class_init (GstHipHistogramClass * klass)
       g_param_spec_boolean ("zone-histograms", "Zone histograms",
           "Also report each zone's luma histogram (zone-histograms, in bins "
           "bins)", FALSE, live));
+  /* The base class's templates, with the 16-bit formats. */
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class, "HIP histogram",
       "Filter/Analyzer/Video/Hardware",
       "Per-frame histograms and exposure statistics counted on a HIP device",

@@ -270,10 +270,39 @@ add_tap (HipfHistogramFrame * f, const gchar ** names,
 {
   HipfHistogramPlane *pl = &f->planes[GST_VIDEO_INFO_COMP_PLANE (info, comp)];
 
-  pl->tap_offset[pl->n_taps] = GST_VIDEO_INFO_COMP_POFFSET (info, comp);
+  pl->tap_offset[pl->n_taps] = gst_hip_video_comp_offset (info, comp);
   pl->tap_channel[pl->n_taps] = f->n_channels;
+  pl->sample_shift = gst_hip_video_histogram_shift (info, comp);
   pl->n_taps++;
   names[f->n_channels++] = name;
+}
+
+gint
+gst_hip_video_comp_offset (const GstVideoInfo * info, guint comp)
+{
+  gint offset = GST_VIDEO_INFO_COMP_POFFSET (info, comp);
+  gint sample_bytes = GST_VIDEO_INFO_COMP_DEPTH (info, comp) > 8 ? 2 : 1;
+
+  return offset % sample_bytes ? offset * sample_bytes : offset;
+}
+
+gint
+gst_hip_video_histogram_shift (const GstVideoInfo * info, guint comp)
+{
+  const GstVideoFormatInfo *finfo = info->finfo;
+  gint depth = GST_VIDEO_FORMAT_INFO_DEPTH (finfo, comp);
+
+  if (depth <= 8)
+    return 0;
+  return GST_VIDEO_FORMAT_INFO_SHIFT (finfo, comp) + depth - 10;
+}
+
+guint
+gst_hip_video_histogram_unit (const GstVideoInfo * info)
+{
+  gint depth = GST_VIDEO_FORMAT_INFO_DEPTH (info->finfo, 0);
+
+  return depth > 10 ? 1u << (depth - 10) : 1;
 }
 
 void
@@ -285,6 +314,8 @@ gst_hip_video_histogram_init (HipfHistogramFrame * f, const gchar ** names,
 
   memset (f, 0, sizeof (*f));
   f->n_planes = layout->n_planes;
+  /* Every plane of a format has samples of one size. */
+  f->sample_bytes = layout->planes[0].sample_bytes;
   for (p = 0; p < layout->n_planes; p++) {
     f->planes[p].offset = layout->planes[p].offset;
     f->planes[p].pitch = layout->planes[p].pitch;

@@ -90,6 +90,20 @@ gboolean gst_hip_video_download (GstHipDevice * dev, hipStream_t stream,
 void gst_hip_video_histogram_init (HipfHistogramFrame * frame,
     const gchar ** names, guint * luma_channel, const GstVideoInfo * info,
     const GstHipVideoLayout * layout);
+/* The byte of component @comp in its pixel. GStreamer 1.22's table gives
+ * P010's V (P012's, P016's) at byte 1, its offset in samples, though its
+ * own unpacking reads V from bytes 2 and 3: an offset that is no whole
+ * number of samples is taken in samples. */
+gint gst_hip_video_comp_offset (const GstVideoInfo * info, guint comp);
+/* How far component @comp's 16-bit word shifts right to bring the ten bits
+ * the histogram counts to its bottom (then masked): its own shift for the
+ * 10-bit formats, 6 for GRAY16_LE, whose top ten bits count; 0 for 8-bit
+ * samples. */
+gint gst_hip_video_histogram_shift (const GstVideoInfo * info, guint comp);
+/* What a histogram value of 1 stands for in the format's own scale: 64
+ * for GRAY16_LE (value v stands for the samples v * 64 to v * 64 + 63, the
+ * statistics take it as v * 64), 1 for every other format. */
+guint gst_hip_video_histogram_unit (const GstVideoInfo * info);
 
 G_END_DECLS
 

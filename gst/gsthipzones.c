@@ -39,6 +39,7 @@ gst_hipf_zones_frame_init (HipfZonesFrame * frame, const GstVideoInfo * info,
     guint low_threshold, guint high_threshold, gboolean histograms)
 {
   const GstHipPlane *plane = &layout->planes[0];
+  guint values;
 
   memset (frame, 0, sizeof (*frame));
   frame->offset = plane->offset;
@@ -46,6 +47,9 @@ gst_hipf_zones_frame_init (HipfZonesFrame * frame, const GstVideoInfo * info,
   frame->width = plane->width;
   frame->height = plane->height;
   frame->pixel_stride = plane->channels * plane->sample_bytes;
+  frame->sample_bytes = plane->sample_bytes;
+  frame->sample_shift = gst_hip_video_histogram_shift (info,
+      GST_VIDEO_COMP_Y);
   if (GST_VIDEO_INFO_IS_RGB (info)) {
     frame->luma_offset = -1;
     frame->rgb_offset[0] = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_R);
@@ -54,12 +58,14 @@ gst_hipf_zones_frame_init (HipfZonesFrame * frame, const GstVideoInfo * info,
   } else {
     /* Packed 4:2:2 is unpacked: its luma is a plane of its own. */
     frame->luma_offset = layout->packed ? 0 :
-        GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_Y);
+        gst_hip_video_comp_offset (info, GST_VIDEO_COMP_Y);
   }
   frame->cols = cols;
   frame->rows = rows;
-  frame->low_threshold = low_threshold;
-  frame->high_threshold = high_threshold;
+  /* In the values metered: v's top eight bits are v * 256 / values. */
+  values = hipf_zones_values (frame);
+  frame->low_threshold = (low_threshold + 1) * values / 256 - 1;
+  frame->high_threshold = high_threshold * values / 256;
   frame->histograms = histograms;
 }
 
@@ -85,15 +91,15 @@ append_uint (GValue * array, guint u)
 
 void
 gst_hipf_zones_report (GstStructure * st, const HipfZonesFrame * frame,
-    const guint32 * words, guint bins)
+    const guint32 * words, guint bins, guint unit)
 {
   static const gchar *names[] = { "zone-mean", "zone-min", "zone-max",
     "zone-clipped-low", "zone-clipped-high", "zone-histograms"
   };
   GValue fields[G_N_ELEMENTS (names)] = { G_VALUE_INIT };
   guint n = frame->cols * frame->rows;
-  gsize stride = HIPF_ZONE_WORDS + (frame->histograms ?
-      HIPF_HISTOGRAM_VALUES : 0);
+  guint values = hipf_zones_values (frame);
+  gsize stride = HIPF_ZONE_WORDS + (frame->histograms ? values : 0);
   guint z, f, v;
   gchar *grid;
 
@@ -104,19 +110,19 @@ gst_hipf_zones_report (GstStructure * st, const HipfZonesFrame * frame,
     guint64 sum = (guint64) w[HIPF_ZONE_SUM_HI] << 32 | w[HIPF_ZONE_SUM_LO];
     guint32 pixels = w[HIPF_ZONE_PIXELS];
 
-    append_double (&fields[0], pixels ? (gdouble) sum / pixels : 0.0);
-    append_uint (&fields[1], w[HIPF_ZONE_MIN]);
-    append_uint (&fields[2], w[HIPF_ZONE_MAX]);
+    append_double (&fields[0], pixels ? (gdouble) sum / pixels * unit : 0.0);
+    append_uint (&fields[1], w[HIPF_ZONE_MIN] * unit);
+    append_uint (&fields[2], w[HIPF_ZONE_MAX] * unit);
     append_double (&fields[3], pixels ?
         (gdouble) w[HIPF_ZONE_LOW] / pixels : 0.0);
     append_double (&fields[4], pixels ?
         (gdouble) w[HIPF_ZONE_HIGH] / pixels : 0.0);
     if (frame->histograms) {
       GValue hist = G_VALUE_INIT;
-      guint32 binned[HIPF_HISTOGRAM_VALUES] = { 0 };
+      guint32 binned[HIPF_HISTOGRAM_WIDE_VALUES] = { 0 };
 
-      for (v = 0; v < HIPF_HISTOGRAM_VALUES; v++)
-        binned[v * bins / HIPF_HISTOGRAM_VALUES] += w[HIPF_ZONE_WORDS + v];
+      for (v = 0; v < values; v++)
+        binned[v * bins / values] += w[HIPF_ZONE_WORDS + v];
       gst_value_array_init (&hist, bins);
       for (v = 0; v < bins; v++)
         append_uint (&hist, binned[v]);

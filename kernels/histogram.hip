@@ -17,6 +17,11 @@
  * to finish. Frames of one plane of one- or four-byte pixels
  * (GRAY8, RGBA and the like) take a kernel of their own, plane_histogram,
  * without the flat shortcut.
+ *
+ * Frames of 16-bit samples take frame_histogram's own instance for them,
+ * which counts ten bits of each sample into 1024 counters a channel: the
+ * same code, templated on the sample type, so that the 8-bit instance
+ * compiles as it would alone.
  */
 #include "hipf-device.cuh"
 
@@ -34,6 +39,31 @@ constexpr int kHistogramThreads = 1024;
 /* Shared memory kept back from the histogram copies for the kernel's own
  * variables. */
 constexpr size_t kStaticShared = 256;
+
+/* What a frame of Sample counts: values a channel, and the copies of its
+ * counts in a half of the output and the words from one to the next. */
+template <typename Sample>
+struct Counting;
+
+template <>
+struct Counting<uint8_t>
+{
+  static constexpr int kValues = HIPF_HISTOGRAM_VALUES;
+  static constexpr int kCopies = HIPF_HISTOGRAM_COPIES;
+  static constexpr int kCopyWords = HIPF_HISTOGRAM_COPY_WORDS;
+};
+
+template <>
+struct Counting<uint16_t>
+{
+  static constexpr int kValues = HIPF_HISTOGRAM_WIDE_VALUES;
+  static constexpr int kCopies = HIPF_HISTOGRAM_WIDE_COPIES;
+  static constexpr int kCopyWords = HIPF_HISTOGRAM_WIDE_COPY_WORDS;
+};
+
+static_assert (Counting<uint16_t>::kCopies >= 1
+    && Counting<uint16_t>::kCopies * Counting<uint16_t>::kCopyWords <=
+    HIPF_HISTOGRAM_HALF_WORDS, "16-bit counts fit in a half");
 
 __device__ inline uint32_t rgb_luma (uint32_t r, uint32_t g, uint32_t b)
 {
@@ -68,13 +98,20 @@ __host__ __device__ constexpr uint32_t byte_selector (int offset)
   return 0x4440u | (uint32_t) offset;
 }
 
-/* What a plane's pixels feed: NT taps, each a byte of the pixel counted in
- * its channel's counters, and with LUMA the luma of its R, G and B bytes.
- * Each channel's counters and the byte selectors stay in registers; a
- * one-byte pixel is its own tap, so its selector is a constant. */
-template <int PS, int NT, bool LUMA>
+/* What a plane's pixels feed: NT taps, each a sample of the pixel counted
+ * in its channel's counters, and with LUMA the luma of its R, G and B
+ * bytes. Each channel's counters and the byte selectors stay in registers;
+ * a one-byte pixel is its own tap, so its selector is a constant. A 16-bit
+ * sample's selector is the shift that brings its ten counted bits to the
+ * bottom of the pixel's word (pixels of 16-bit samples lie within one
+ * word). */
+template <typename Sample, int PS, int NT, bool LUMA>
 struct Taps
 {
+  static constexpr bool kWide = sizeof (Sample) == 2;
+  static constexpr int kValues = Counting<Sample>::kValues;
+  static_assert (!kWide || (!LUMA && (PS == 2 || PS == 4)),
+      "16-bit samples: YUV and GRAY layouts only");
   uint32_t *counters[NT];
   uint32_t select[NT];
   uint32_t *luma_counters;
@@ -84,12 +121,14 @@ struct Taps
   {
 #pragma unroll
     for (int t = 0; t < NT; ++t) {
-      counters[t] = copy + pl.tap_channel[t] * HIPF_HISTOGRAM_VALUES;
-      select[t] = PS == 1 ? byte_selector (0) :
-          byte_selector (pl.tap_offset[t]);
+      counters[t] = copy + pl.tap_channel[t] * kValues;
+      if (kWide)
+        select[t] = 8 * pl.tap_offset[t] + pl.sample_shift;
+      else
+        select[t] = PS == 1 ? byte_selector (0) :
+            byte_selector (pl.tap_offset[t]);
     }
-    luma_counters = copy +
-        (LUMA ? pl.luma_channel : 0) * HIPF_HISTOGRAM_VALUES;
+    luma_counters = copy + (LUMA ? pl.luma_channel : 0) * kValues;
 #pragma unroll
     for (int c = 0; c < 3; ++c)
       rgb_select[c] = byte_selector (pl.rgb_offset[c]);
@@ -112,15 +151,21 @@ struct Taps
       else
         atomicAdd (counter, 1u);
     };
+    if constexpr (kWide) {
 #pragma unroll
-    for (int t = 0; t < NT; ++t)
-      add (counters[t] + __byte_perm (px, 0, (PS == 1 ? byte_selector (0) :
-                  select[t]) + shift));
-    if (LUMA)
-      add (luma_counters +
-          rgb_luma (__byte_perm (px, 0, rgb_select[0] + shift),
-              __byte_perm (px, 0, rgb_select[1] + shift),
-              __byte_perm (px, 0, rgb_select[2] + shift)));
+      for (int t = 0; t < NT; ++t)
+        add (counters[t] + ((px >> (select[t] + 8 * shift)) & (kValues - 1)));
+    } else {
+#pragma unroll
+      for (int t = 0; t < NT; ++t)
+        add (counters[t] + __byte_perm (px, 0, (PS == 1 ? byte_selector (0) :
+                    select[t]) + shift));
+      if (LUMA)
+        add (luma_counters +
+            rgb_luma (__byte_perm (px, 0, rgb_select[0] + shift),
+                __byte_perm (px, 0, rgb_select[1] + shift),
+                __byte_perm (px, 0, rgb_select[2] + shift)));
+    }
   }
 };
 
@@ -174,8 +219,9 @@ __device__ __forceinline__ void count_pixels (Count count, int x0, int roi_x,
 
 /* Counts one group whose first pixel is x0 of the plane; pixels outside
  * [roi_x, roi_end) do not count. */
-template <int PS, int NT, bool LUMA>
-__device__ __forceinline__ void count_group (const Taps<PS, NT, LUMA> & taps,
+template <typename Sample, int PS, int NT, bool LUMA>
+__device__ __forceinline__ void count_group (const Taps<Sample, PS, NT,
+        LUMA> & taps,
     const uint32_t (&w)[group_bytes<PS> () / 4], int x0, int roi_x,
     int roi_end)
 {
@@ -200,7 +246,7 @@ __device__ __forceinline__ void count_group (const Taps<PS, NT, LUMA> & taps,
  * row by row and dealt out to every thread of the grid in turn, so that no
  * thread idles on narrow rows; each thread loads several groups before it
  * counts any. */
-template <int PS, int NT, bool LUMA>
+template <typename Sample, int PS, int NT, bool LUMA>
 __device__ __forceinline__ void count_plane (const uint8_t * src,
     const HipfHistogramPlane & pl, uint32_t * copy)
 {
@@ -214,7 +260,7 @@ __device__ __forceinline__ void count_plane (const uint8_t * src,
   const uint32_t stride = gridDim.x * blockDim.x;
   const int roi_end = pl.roi_x + pl.roi_width;
   const uint8_t *plane = src + pl.offset + (size_t) pl.roi_y * pl.pitch;
-  const Taps<PS, NT, LUMA> taps (pl, copy);
+  const Taps<Sample, PS, NT, LUMA> taps (pl, copy);
 
   for (uint32_t i0 = blockIdx.x * blockDim.x + threadIdx.x; i0 < items;
       i0 += U * stride) {
@@ -242,7 +288,8 @@ __device__ __forceinline__ void count_plane (const uint8_t * src,
 #pragma unroll
     for (int u = 0; u < U; ++u)
       if (i0 + u * stride < items)
-        count_group<PS, NT, LUMA> (taps, w[u], x0[u], pl.roi_x, roi_end);
+        count_group<Sample, PS, NT, LUMA> (taps, w[u], x0[u], pl.roi_x,
+            roi_end);
   }
 }
 
@@ -253,6 +300,9 @@ __device__ __forceinline__ void count_plane (const uint8_t * src,
 #define HIPF_HISTOGRAM_LAYOUTS(X) \
   X (1, 1, false) X (2, 2, false) X (3, 3, true) X (4, 3, true) \
   X (4, 4, true) X (4, 3, false)
+/* Those of 16-bit samples: GRAY16_LE and planar 10-bit planes, P010
+ * chroma. */
+#define HIPF_HISTOGRAM_WIDE_LAYOUTS(X) X (2, 1, false) X (4, 2, false)
 
 __host__ __device__ inline bool layout_is (const HipfHistogramPlane & pl,
     int ps, int nt, bool luma)
@@ -261,24 +311,34 @@ __host__ __device__ inline bool layout_is (const HipfHistogramPlane & pl,
       && (pl.luma_channel >= 0) == luma;
 }
 
-__host__ __device__ inline bool layout_supported (const HipfHistogramPlane & pl)
+__host__ __device__ inline bool layout_supported (const HipfHistogramPlane & pl,
+    int sample_bytes)
 {
 #define HIPF_IS(PS, NT, LUMA) if (layout_is (pl, PS, NT, LUMA)) return true;
-  HIPF_HISTOGRAM_LAYOUTS (HIPF_IS)
+  if (sample_bytes == 2) {
+    HIPF_HISTOGRAM_WIDE_LAYOUTS (HIPF_IS)
+  } else {
+    HIPF_HISTOGRAM_LAYOUTS (HIPF_IS)
+  }
 #undef HIPF_IS
   return false;
 }
 
 /* count_plane for the plane's layout. */
+template <typename Sample>
 __device__ __forceinline__ void count_any_plane (const uint8_t * src,
     const HipfHistogramPlane & pl, uint32_t * copy)
 {
 #define HIPF_COUNT(PS, NT, LUMA) \
   if (layout_is (pl, PS, NT, LUMA)) { \
-    count_plane<PS, NT, LUMA> (src, pl, copy); \
+    count_plane<Sample, PS, NT, LUMA> (src, pl, copy); \
     return; \
   }
-  HIPF_HISTOGRAM_LAYOUTS (HIPF_COUNT)
+  if constexpr (sizeof (Sample) == 2) {
+    HIPF_HISTOGRAM_WIDE_LAYOUTS (HIPF_COUNT)
+  } else {
+    HIPF_HISTOGRAM_LAYOUTS (HIPF_COUNT)
+  }
 #undef HIPF_COUNT
 }
 
@@ -301,10 +361,12 @@ __device__ inline void clear_copies (uint32_t * next, uint32_t * copies,
  * the same few cache lines, and L2 takes their atomics a request at a
  * time: a thread adds up all copies of its counter so that a warp's
  * atomics cover whole lines, in as few requests as can be. */
+template <typename Sample>
 __device__ inline void add_copies (const uint32_t * copies, int n, int words,
     uint32_t * out)
 {
-  out += (blockIdx.x % HIPF_HISTOGRAM_COPIES) * HIPF_HISTOGRAM_COPY_WORDS;
+  out += (blockIdx.x % Counting<Sample>::kCopies) *
+      Counting<Sample>::kCopyWords;
   __syncthreads ();
   for (int i = threadIdx.x; i < words; i += blockDim.x) {
     uint32_t sum = 0;
@@ -317,12 +379,13 @@ __device__ inline void add_copies (const uint32_t * copies, int n, int words,
 
 /* Adds the frame's histograms into counts (zero before the launch) and
  * clears next, the half the next launch adds into. */
+template <typename Sample>
 __global__ void __launch_bounds__ (kHistogramThreads)
 frame_histogram (HipfHistogramFrame frame, const uint8_t * __restrict__ src,
     uint32_t * __restrict__ counts, uint32_t * __restrict__ next, int copies)
 {
   extern __shared__ uint32_t shared_hist[];
-  const int hist_words = frame.n_channels * HIPF_HISTOGRAM_VALUES;
+  const int hist_words = frame.n_channels * Counting<Sample>::kValues;
   const int warps = blockDim.x / kWarpSize;
   uint32_t *hist = shared_hist +
       (size_t) ((threadIdx.x / kWarpSize) * copies / warps) * hist_words;
@@ -332,9 +395,9 @@ frame_histogram (HipfHistogramFrame frame, const uint8_t * __restrict__ src,
     const HipfHistogramPlane & pl = frame.planes[p];
     if (pl.roi_width <= 0 || pl.roi_height <= 0)
       continue;
-    count_any_plane (src, pl, hist);
+    count_any_plane<Sample> (src, pl, hist);
   }
-  add_copies (shared_hist, copies, hist_words, counts);
+  add_copies<Sample> (shared_hist, copies, hist_words, counts);
 }
 
 /* Frames of a single plane of one- or four-byte pixels (GRAY8, RGBA and
@@ -379,7 +442,7 @@ plane_histogram (HipfHistogramPlane pl, GroupWalk walk, int n_channels,
   const int n_copies = kBytes ? warps : copies;
   uint32_t *hist = shared_hist + (size_t) (kBytes ? threadIdx.x / kWarpSize :
       (threadIdx.x / kWarpSize) * copies / warps) * hist_words;
-  const Taps<PS, NT, LUMA> taps (pl, hist);
+  const Taps<uint8_t, PS, NT, LUMA> taps (pl, hist);
   /* Counts pixel P of a group. */
   auto count = [&](const uint32_t (&w)[4], auto pixel) {
     constexpr int P = decltype (pixel)::value;
@@ -440,7 +503,7 @@ plane_histogram (HipfHistogramPlane pl, GroupWalk walk, int n_channels,
           pl.roi_x, roi_end);
     }
   }
-  add_copies (shared_hist, n_copies, hist_words, kBytes ?
+  add_copies<uint8_t> (shared_hist, n_copies, hist_words, kBytes ?
       counts + pl.tap_channel[0] * HIPF_HISTOGRAM_VALUES : counts);
 }
 
@@ -467,15 +530,18 @@ hipf_histogram (const HipfDeviceLimits * limits,
   /* Clears an error an earlier call on this thread left behind, so that
    * the error returned is this launch's own. */
   (void) hipGetLastError ();
-  if (frame->n_channels < 1 || frame->n_channels > HIPF_HISTOGRAM_MAX_CHANNELS
+  const bool wide = frame->sample_bytes == 2;
+  if ((frame->sample_bytes != 1 && !wide) || frame->n_channels < 1
+      || frame->n_channels > (wide ? HIPF_HISTOGRAM_WIDE_MAX_CHANNELS :
+          HIPF_HISTOGRAM_MAX_CHANNELS)
       || frame->n_planes < 1 || frame->n_planes > 3)
     return hipErrorInvalidValue;
 
-  const size_t hist_bytes =
-      (size_t) frame->n_channels * HIPF_HISTOGRAM_VALUES * sizeof (uint32_t);
+  const size_t hist_bytes = (size_t) frame->n_channels *
+      hipf_histogram_values (frame) * sizeof (uint32_t);
   int rows = 0;
   for (int p = 0; p < frame->n_planes; ++p) {
-    if (!layout_supported (frame->planes[p]))
+    if (!layout_supported (frame->planes[p], frame->sample_bytes))
       return hipErrorInvalidValue;
     /* Regions with no width or no height count nothing (the kernels skip
      * them); a frame of nothing else only clears the next half. */
@@ -497,7 +563,7 @@ hipf_histogram (const HipfDeviceLimits * limits,
 
   const HipfHistogramPlane & pl = frame->planes[0];
   const void *plane_kernel = nullptr;
-  if (frame->n_planes == 1) {
+  if (frame->n_planes == 1 && !wide) {
 #define HIPF_PICK(PS, NT, LUMA) if (layout_is (pl, PS, NT, LUMA)) \
       plane_kernel = (const void *) plane_histogram<PS, NT, LUMA>;
     HIPF_PLANE_LAYOUTS (HIPF_PICK)
@@ -530,10 +596,17 @@ hipf_histogram (const HipfDeviceLimits * limits,
         dim3 (kHistogramThreads), args, plane_shared, stream);
   }
 
-  const int grid = persistent_grid (limits, frame_histogram, kHistogramThreads,
-      shared, rows, kStaticShared);
+  if (wide) {
+    const int grid = persistent_grid (limits, frame_histogram<uint16_t>,
+        kHistogramThreads, shared, rows, kStaticShared);
+    frame_histogram<uint16_t> <<<grid, kHistogramThreads, shared, stream>>>
+        (*frame, src, counts, next, copies);
+    return hipGetLastError ();
+  }
+  const int grid = persistent_grid (limits, frame_histogram<uint8_t>,
+      kHistogramThreads, shared, rows, kStaticShared);
 
-  frame_histogram <<<grid, kHistogramThreads, shared, stream>>> (*frame, src,
-      counts, next, copies);
+  frame_histogram<uint8_t> <<<grid, kHistogramThreads, shared, stream>>>
+      (*frame, src, counts, next, copies);
   return hipGetLastError ();
 }

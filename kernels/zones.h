@@ -20,8 +20,10 @@ extern "C" {
 #define HIPF_ZONES_MAX 64       /* columns, and rows */
 /* A zone's words: sum (low, high: first, so that blocks add into it as one
  * 64-bit word), pixels, min, max, at or below the low threshold, at or
- * above the high one, and one spare; then, where asked for, its
- * 256-value luma histogram. */
+ * above the high one, and one spare; then, where asked for, its luma
+ * histogram, of hipf_zones_values() values. Sums, extremes and thresholds
+ * are in the values counted: the 8-bit samples, or ten bits of 16-bit ones
+ * as the histogram counts them (hipf-kernels.h). */
 #define HIPF_ZONE_WORDS 8
 enum {
   HIPF_ZONE_SUM_LO, HIPF_ZONE_SUM_HI, HIPF_ZONE_PIXELS, HIPF_ZONE_MIN,
@@ -35,12 +37,22 @@ typedef struct {
   size_t pitch;
   int width, height;            /* luma samples */
   int pixel_stride;             /* bytes a pixel */
-  int luma_offset;              /* byte of luma in a pixel; -1: from R, G, B */
+  int luma_offset;              /* byte of luma in a pixel; -1: from R, G, B
+                                 * (8-bit samples only) */
   int rgb_offset[3];
   int cols, rows;
   int low_threshold, high_threshold;
   int histograms;               /* also each zone's histogram */
+  int sample_bytes;             /* 1, or 2: 16-bit samples */
+  int sample_shift;             /* 16-bit: (word >> sample_shift) & 1023 */
 } HipfZonesFrame;
+
+/* Values a zone's histogram counts: 256, or 1024 for 16-bit samples. */
+static inline int
+hipf_zones_values (const HipfZonesFrame * frame)
+{
+  return frame->sample_bytes == 2 ? 1024 : 256;
+}
 
 /* Words of the output for @frame's grid. */
 size_t hipf_zones_words (const HipfZonesFrame * frame);

@@ -278,6 +278,66 @@ ref_box_blur_frame (const GstVideoFrame * in, GstVideoFrame * out, gint rx,
   }
 }
 
+/* The value the histogram counts for component @comp's sample at @at:
+ * the sample as its format defines it (the bits of its depth from its
+ * shift up, of a little-endian word where wider than 8 bits), and of a
+ * sample wider than ten bits its top ten. */
+static guint
+counted_value (const GstVideoFormatInfo * finfo, guint comp, const guint8 * at)
+{
+  guint depth = GST_VIDEO_FORMAT_INFO_DEPTH (finfo, comp);
+  guint sample;
+
+  if (depth <= 8)
+    return *at;
+  sample = (GST_READ_UINT16_LE (at) >> GST_VIDEO_FORMAT_INFO_SHIFT (finfo,
+          comp)) & ((1u << depth) - 1);
+  return depth > 10 ? sample >> (depth - 10) : sample;
+}
+
+guint
+ref_histogram_values (GstVideoFormat format)
+{
+  return GST_VIDEO_FORMAT_INFO_DEPTH (gst_video_format_get_info (format),
+      0) > 8 ? REF_HIST_MAX_VALUES : REF_HIST_VALUES;
+}
+
+guint
+ref_histogram_unit (GstVideoFormat format)
+{
+  guint depth = GST_VIDEO_FORMAT_INFO_DEPTH (gst_video_format_get_info
+      (format), 0);
+
+  return depth > 10 ? 1u << (depth - 10) : 1;
+}
+
+void
+ref_histogram_bin (const guint64 * counts, guint values, guint bins,
+    guint64 * binned)
+{
+  guint v;
+
+  memset (binned, 0, bins * sizeof (*binned));
+  for (v = 0; v < values; v++)
+    binned[(guint64) v * bins / values] += counts[v];
+}
+
+/* Where component @comp's samples start: their plane's data and their
+ * byte in the pixel. P010's V lies in bytes 2 and 3 of its chroma pair,
+ * where GStreamer's unpacking reads it; GStreamer 1.22's table gives byte
+ * 1, and GST_VIDEO_FRAME_COMP_DATA() with it. */
+static const guint8 *
+comp_data (const GstVideoFrame * frame, guint comp)
+{
+  const GstVideoFormatInfo *finfo = frame->info.finfo;
+  guint offset = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, comp);
+
+  if (GST_VIDEO_FORMAT_INFO_DEPTH (finfo, comp) > 8 && offset % 2)
+    offset *= 2;
+  return (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (frame,
+      GST_VIDEO_FORMAT_INFO_PLANE (finfo, comp)) + offset;
+}
+
 static void
 count_component (const GstVideoFrame * frame, guint comp, guint x0, guint y0,
     guint x1, guint y1, guint64 * counts, guint64 * samples)
@@ -287,7 +347,7 @@ count_component (const GstVideoFrame * frame, guint comp, guint x0, guint y0,
   guint hs = GST_VIDEO_FORMAT_INFO_H_SUB (finfo, comp);
   guint cx0 = x0 >> ws, cy0 = y0 >> hs;
   guint cx1 = (x1 + (1 << ws) - 1) >> ws, cy1 = (y1 + (1 << hs) - 1) >> hs;
-  const guint8 *data = GST_VIDEO_FRAME_COMP_DATA (frame, comp);
+  const guint8 *data = comp_data (frame, comp);
   gint stride = GST_VIDEO_FRAME_COMP_STRIDE (frame, comp);
   gint pstride = GST_VIDEO_FRAME_COMP_PSTRIDE (frame, comp);
   guint x, y;
@@ -296,7 +356,7 @@ count_component (const GstVideoFrame * frame, guint comp, guint x0, guint y0,
     return;
   for (y = cy0; y < cy1; y++)
     for (x = cx0; x < cx1; x++) {
-      counts[data[y * stride + x * pstride]]++;
+      counts[counted_value (finfo, comp, data + y * stride + x * pstride)]++;
       (*samples)++;
     }
 }
@@ -311,6 +371,8 @@ ref_histogram_frame (const GstVideoFrame * frame, guint x, guint y, guint w,
   guint i, j;
 
   memset (hist, 0, sizeof (*hist));
+  hist->values = ref_histogram_values (GST_VIDEO_FRAME_FORMAT (frame));
+  hist->unit = ref_histogram_unit (GST_VIDEO_FRAME_FORMAT (frame));
   if (GST_VIDEO_INFO_IS_RGB (&frame->info)) {
     static const gchar *rgba[] = { "red", "green", "blue", "alpha" };
     guint n = GST_VIDEO_FRAME_N_COMPONENTS (frame) == 4 ? 4 : 3;
@@ -352,30 +414,41 @@ ref_histogram_frame (const GstVideoFrame * frame, guint x, guint y, guint w,
   }
 }
 
-void
-ref_histogram_stats (const guint64 * luma, guint low, guint high,
-    guint target, RefStats * st)
+/* The top eight bits of @x, a value of a format whose samples span
+ * [0, @full). */
+static guint
+top_eight (guint64 x, guint64 full)
 {
+  return x * 256 / full;
+}
+
+void
+ref_histogram_stats (const guint64 * luma, guint values, guint unit,
+    guint low, guint high, guint target, RefStats * st)
+{
+  const guint64 full = (guint64) values * unit;
   guint64 below = 0, above = 0, acc = 0;
   gdouble sum = 0, var = 0;
   guint v;
   gboolean have_min = FALSE, have_median = FALSE;
 
   memset (st, 0, sizeof (*st));
-  for (v = 0; v < REF_HIST_VALUES; v++) {
+  for (v = 0; v < values; v++) {
     st->pixels += luma[v];
-    sum += (gdouble) v * luma[v];
+    sum += (gdouble) v * unit * luma[v];
   }
-  for (v = 0; v < REF_HIST_VALUES; v++) {
+  for (v = 0; v < values; v++) {
+    guint x = v * unit;
+
     if (!luma[v])
       continue;
     if (!have_min)
-      st->min = v;
+      st->min = x;
     have_min = TRUE;
-    st->max = v;
-    if (v <= low)
+    st->max = x;
+    if (top_eight (x, full) <= low)
       below += luma[v];
-    if (v >= high)
+    if (top_eight (x, full) >= high)
       above += luma[v];
   }
   if (st->pixels == 0) {
@@ -383,21 +456,23 @@ ref_histogram_stats (const guint64 * luma, guint low, guint high,
     return;
   }
   st->mean = sum / st->pixels;
-  for (v = 0; v < REF_HIST_VALUES; v++) {
-    var += luma[v] * (v - st->mean) * (v - st->mean);
+  for (v = 0; v < values; v++) {
+    gdouble d = (gdouble) v * unit - st->mean;
+
+    var += luma[v] * d * d;
     acc += luma[v];
     if (!have_median && 2 * acc >= st->pixels) {
-      st->median = v;
+      st->median = v * unit;
       have_median = TRUE;
     }
   }
   st->stddev = sqrt (var / st->pixels);
   st->clipped_low = (gdouble) below / st->pixels;
   st->clipped_high = (gdouble) above / st->pixels;
-  st->ev_correction = log2 (target / MAX (st->mean, 1.0));
+  st->ev_correction = log2 (target / MAX (st->mean * 256 / full, 1.0));
 }
 
-/* Luma of pixel (x, y). */
+/* Luma of pixel (x, y), as the histogram counts it. */
 static guint
 pixel_luma (const GstVideoFrame * frame, gint x, gint y)
 {
@@ -413,10 +488,10 @@ pixel_luma (const GstVideoFrame * frame, gint x, gint y)
           x * GST_VIDEO_FRAME_COMP_PSTRIDE (frame, comps[c])];
     return (77 * rgb[0] + 150 * rgb[1] + 29 * rgb[2] + 128) >> 8;
   }
-  return ((const guint8 *) GST_VIDEO_FRAME_COMP_DATA (frame,
-          GST_VIDEO_COMP_Y))[y * GST_VIDEO_FRAME_COMP_STRIDE (frame,
-          GST_VIDEO_COMP_Y) + x * GST_VIDEO_FRAME_COMP_PSTRIDE (frame,
-          GST_VIDEO_COMP_Y)];
+  return counted_value (frame->info.finfo, GST_VIDEO_COMP_Y,
+      comp_data (frame, GST_VIDEO_COMP_Y) + y *
+      GST_VIDEO_FRAME_COMP_STRIDE (frame, GST_VIDEO_COMP_Y) + x *
+      GST_VIDEO_FRAME_COMP_PSTRIDE (frame, GST_VIDEO_COMP_Y));
 }
 
 static guint
@@ -453,6 +528,9 @@ ref_zones (const GstVideoFrame * frame, guint cols, guint rows, guint low,
     guint high, RefZone * zones)
 {
   gint w = GST_VIDEO_FRAME_WIDTH (frame), h = GST_VIDEO_FRAME_HEIGHT (frame);
+  guint unit = ref_histogram_unit (GST_VIDEO_FRAME_FORMAT (frame));
+  guint64 full = (guint64) ref_histogram_values (GST_VIDEO_FRAME_FORMAT
+      (frame)) * unit;
   guint i, j;
   gint x, y;
 
@@ -461,19 +539,19 @@ ref_zones (const GstVideoFrame * frame, guint cols, guint rows, guint low,
       RefZone *z = &zones[j * cols + i];
 
       memset (z, 0, sizeof (*z));
-      z->min = 255;
+      z->min = G_MAXUINT;
       for (y = (gint) ((guint64) j * h / rows);
           y < (gint) ((guint64) (j + 1) * h / rows); y++) {
         for (x = (gint) ((guint64) i * w / cols);
             x < (gint) ((guint64) (i + 1) * w / cols); x++) {
-          guint v = pixel_luma (frame, x, y);
+          guint v = pixel_luma (frame, x, y), luma = v * unit;
 
           z->pixels++;
-          z->sum += v;
-          z->min = MIN (z->min, v);
-          z->max = MAX (z->max, v);
-          z->low += v <= low;
-          z->high += v >= high;
+          z->sum += luma;
+          z->min = MIN (z->min, luma);
+          z->max = MAX (z->max, luma);
+          z->low += top_eight (luma, full) <= low;
+          z->high += top_eight (luma, full) >= high;
           z->hist[v]++;
         }
       }

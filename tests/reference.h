@@ -66,24 +66,42 @@ void ref_plane_from_frame (const GstVideoFrame * frame, guint p,
 
 #endif
 
-/* Histograms: channel names in order, 256 counts each. */
+/* Histograms: channel names in order, the counts of each value. 8-bit
+ * samples count as they are (256 values); 16-bit formats count 1024
+ * values: the ten bits of a 10-bit format's sample, the top ten of a
+ * 16-bit one, whose value v stands for v * 64 in the format's scale. */
 #define REF_HIST_VALUES 256
+#define REF_HIST_MAX_VALUES 1024
 #define REF_HIST_MAX_CHANNELS 5
 
 typedef struct
 {
   guint n_channels;
+  guint values;                 /* counted a channel: 256 or 1024 */
+  guint unit;                   /* a value of 1 in the format's scale */
   const gchar *names[REF_HIST_MAX_CHANNELS];
-  guint64 counts[REF_HIST_MAX_CHANNELS][REF_HIST_VALUES];
+  guint64 counts[REF_HIST_MAX_CHANNELS][REF_HIST_MAX_VALUES];
   guint64 samples[REF_HIST_MAX_CHANNELS];       /* counted per channel */
 } RefHistogram;
+
+/* The values and unit of RefHistogram for @format. */
+guint ref_histogram_values (GstVideoFormat format);
+guint ref_histogram_unit (GstVideoFormat format);
 
 /* Counts the region x, y, w, h of luma samples (0 width or height reaches
  * the frame's edge); chroma planes count every sample the region touches. */
 void ref_histogram_frame (const GstVideoFrame * frame, guint x, guint y,
     guint w, guint h, RefHistogram * hist);
 
-/* Luma statistics as the element defines them. */
+/* @counts of @values values binned into @bins (at most @values) bins:
+ * value v into bin v * bins / values. */
+void ref_histogram_bin (const guint64 * counts, guint values, guint bins,
+    guint64 * binned);
+
+/* Luma statistics as the element defines them, in the format's scale
+ * (value v of @luma is v * @unit there). The thresholds and target are in
+ * the 8-bit scale: a sample is clipped by its top eight bits, and the
+ * target compares with the mean brought to the 8-bit scale. */
 typedef struct
 {
   guint64 pixels;
@@ -92,8 +110,8 @@ typedef struct
   gdouble clipped_low, clipped_high, ev_correction;
 } RefStats;
 
-void ref_histogram_stats (const guint64 * luma, guint low, guint high,
-    guint target, RefStats * stats);
+void ref_histogram_stats (const guint64 * luma, guint values, guint unit,
+    guint low, guint high, guint target, RefStats * stats);
 
 /* hipconvolve's output for one plane (kernels/convolve/mask.h has the
  * rules): the channels whose bit @channels has (the others copied), the
@@ -119,17 +137,19 @@ typedef struct
 void ref_exposure_frame (const GstVideoFrame * in, GstVideoFrame * out,
     const RefExposure * e);
 
-/* One zone of a grid: luma statistics of the pixels in it. */
+/* One zone of a grid: luma statistics of the pixels in it, in the
+ * format's scale, and its histogram as RefHistogram counts it. */
 typedef struct
 {
   guint64 pixels, sum;
   guint min, max;               /* 0 and 0 for a zone of no pixels */
   guint64 low, high;            /* at or below, at or above the thresholds */
-  guint64 hist[REF_HIST_VALUES];
+  guint64 hist[REF_HIST_MAX_VALUES];
 } RefZone;
 
 /* The @cols x @rows zones of the whole frame, row-major into @zones: zone
  * (i, j) covers luma columns [i W / cols, (i + 1) W / cols) and rows
- * likewise; luma is (77 R + 150 G + 29 B + 128) >> 8 for RGB formats. */
+ * likewise; luma is (77 R + 150 G + 29 B + 128) >> 8 for RGB formats. The
+ * thresholds are in the 8-bit scale, as for ref_histogram_stats(). */
 void ref_zones (const GstVideoFrame * frame, guint cols, guint rows,
     guint low, guint high, RefZone * zones);

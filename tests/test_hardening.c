@@ -115,7 +115,7 @@ GST_END_TEST;
 GST_START_TEST (test_histogram_property_ranges)
 {
   static const IntCase cases[] = {
-    {"bins", 17, {0, 257, G_MAXUINT}, 3},
+    {"bins", 300, {0, 1025, G_MAXUINT}, 3},
     {"roi-x", 5, {(gint64) G_MAXINT + 1, G_MAXUINT}, 2},
     {"roi-y", 6, {(gint64) G_MAXINT + 1}, 1},
     {"roi-width", 7, {(gint64) G_MAXINT + 1}, 1},
@@ -237,7 +237,7 @@ GST_START_TEST (test_parse_out_of_range)
   } cases[] = {
     {"hipboxblur", "hipboxblur radius=2001", "radius", 1},
     {"hiphistogram", "hiphistogram bins=0", "bins", 256},
-    {"hiphistogram", "hiphistogram bins=300", "bins", 256},
+    {"hiphistogram", "hiphistogram bins=1025", "bins", 256},
     {"hiphistogram", "hiphistogram target-mean=0", "target-mean", 118},
     {"hiphistogram", "hiphistogram high-threshold=256", "high-threshold", 251},
   };

@@ -122,7 +122,7 @@ same_histograms (const GstStructure * s, const RefHistogram * ref, guint bins,
 {
   const GValue *channels = gst_structure_get_value (s, "channels");
   const GValue *hists = gst_structure_get_value (s, "histograms");
-  guint c, v, b;
+  guint c, b;
 
   if (!channels || !hists || !GST_VALUE_HOLDS_ARRAY (channels)
       || !GST_VALUE_HOLDS_ARRAY (hists)) {
@@ -137,7 +137,7 @@ same_histograms (const GstStructure * s, const RefHistogram * ref, guint bins,
   }
   for (c = 0; c < ref->n_channels; c++) {
     const GValue *hist = gst_value_array_get_value (hists, c);
-    guint64 binned[REF_HIST_VALUES] = { 0 };
+    guint64 binned[REF_HIST_MAX_VALUES];
     const gchar *name = g_value_get_string (gst_value_array_get_value
         (channels, c));
 
@@ -151,8 +151,7 @@ same_histograms (const GstStructure * s, const RefHistogram * ref, guint bins,
           gst_value_array_get_size (hist), bins);
       return FALSE;
     }
-    for (v = 0; v < REF_HIST_VALUES; v++)
-      binned[v * bins / REF_HIST_VALUES] += ref->counts[c][v];
+    ref_histogram_bin (ref->counts[c], ref->values, bins, binned);
     for (b = 0; b < bins; b++) {
       guint got = g_value_get_uint (gst_value_array_get_value (hist, b));
 

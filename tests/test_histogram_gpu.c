@@ -85,6 +85,13 @@ array_uint (const GValue * array, guint i)
   return g_value_get_uint (gst_value_array_get_value (array, i));
 }
 
+/* Bins a report holds for @bins asked of a format of @values values. */
+static guint
+report_bins (guint bins, guint values)
+{
+  return MIN (bins, values);
+}
+
 /* The report's histograms equal the reference binned to @bins. */
 static void
 check_histograms (const GstStructure * s, const RefHistogram * ref, guint bins,
@@ -92,8 +99,9 @@ check_histograms (const GstStructure * s, const RefHistogram * ref, guint bins,
 {
   const GValue *channels = gst_structure_get_value (s, "channels");
   const GValue *hists = gst_structure_get_value (s, "histograms");
-  guint c, v, b;
+  guint c, b;
 
+  bins = report_bins (bins, ref->values);
   fail_unless (channels && GST_VALUE_HOLDS_ARRAY (channels), "%s", ctx);
   fail_unless (hists && GST_VALUE_HOLDS_ARRAY (hists), "%s", ctx);
   fail_unless_equals_int (gst_value_array_get_size (channels),
@@ -101,13 +109,12 @@ check_histograms (const GstStructure * s, const RefHistogram * ref, guint bins,
   fail_unless_equals_int (gst_value_array_get_size (hists), ref->n_channels);
   for (c = 0; c < ref->n_channels; c++) {
     const GValue *hist = gst_value_array_get_value (hists, c);
-    guint64 binned[REF_HIST_VALUES] = { 0 }, total = 0;
+    guint64 binned[REF_HIST_MAX_VALUES], total = 0;
 
     fail_unless_equals_string (g_value_get_string (gst_value_array_get_value
             (channels, c)), ref->names[c]);
     fail_unless_equals_int (gst_value_array_get_size (hist), bins);
-    for (v = 0; v < REF_HIST_VALUES; v++)
-      binned[v * bins / REF_HIST_VALUES] += ref->counts[c][v];
+    ref_histogram_bin (ref->counts[c], ref->values, bins, binned);
     for (b = 0; b < bins; b++) {
       fail_unless (array_uint (hist, b) == binned[b],
           "%s: %s bin %u: got %u, expected %" G_GUINT64_FORMAT, ctx,
@@ -129,7 +136,8 @@ check_stats (const GstStructure * s, const RefHistogram * ref, guint low,
   gdouble d;
   guint u;
 
-  ref_histogram_stats (ref->counts[luma], low, high, target, &st);
+  ref_histogram_stats (ref->counts[luma], ref->values, ref->unit, low, high,
+      target, &st);
   fail_unless (gst_structure_get_uint64 (s, "pixels", &pixels));
   fail_unless_equals_uint64 (pixels, st.pixels);
   fail_unless_equals_uint64 (pixels, ref->samples[luma]);
@@ -248,15 +256,17 @@ teardown (GstHarness * h, GstBus * bus)
   gst_harness_teardown (h);
 }
 
-/* Every format, bins 1, 7, 64, 256 and regions full, interior, on the
- * edges and of one pixel, at small and odd sizes. */
+/* Every format, the 16-bit ones too (hiphistogram takes hipboxblur's
+ * formats), bins 1, 7, 64, 256 and 1024 (256 for 8-bit formats) and
+ * regions full, interior, on the edges and of one pixel, at small and odd
+ * sizes. */
 GST_START_TEST (test_counts_small)
 {
   static const gint sizes[][2] = { {1, 1}, {2, 3}, {33, 17}, {1, 9}, {9, 1} };
-  static const guint bins[] = { 1, 7, 64, 256 };
+  static const guint bins[] = { 1, 7, 64, 256, 1024 };
   guint f, s, b, r;
 
-  for (f = 0; f < hipf_test_n_formats; f++) {
+  for (f = 0; f < hipf_test_n_blur_formats; f++) {
     for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
       guint w = sizes[s][0], ht = sizes[s][1];
       Roi rois[] = {
@@ -265,13 +275,13 @@ GST_START_TEST (test_counts_small)
         {w + 3, 0, 0, 0},
       };
       GstBus *bus;
-      GstHarness *h = harness_for ("hiphistogram", hipf_test_formats[f], w,
-          ht, &bus);
+      GstHarness *h = harness_for ("hiphistogram", hipf_test_blur_formats[f],
+          w, ht, &bus);
 
       for (b = 0; b < G_N_ELEMENTS (bins); b++)
         for (r = 0; r < G_N_ELEMENTS (rois); r++)
-          check_frame (h, bus, hipf_test_formats[f], w, ht, 0, FILL_RANDOM, 0,
-              bins[b], &rois[r]);
+          check_frame (h, bus, hipf_test_blur_formats[f], w, ht, 0,
+              FILL_RANDOM, 0, bins[b], &rois[r]);
       teardown (h, bus);
     }
   }
@@ -279,26 +289,28 @@ GST_START_TEST (test_counts_small)
 
 GST_END_TEST;
 
-/* Flat frames put every sample in one bin: the worst case for contention. */
+/* Flat frames put every sample in one bin: the worst case for contention.
+ * A byte b makes the 16-bit formats' words b * 257: all ones or all zeros
+ * for b 255 and 0. */
 GST_START_TEST (test_constant_frames)
 {
   guint f, i;
   Roi full = { 0, 0, 0, 0 }, part = { 100, 50, 301, 203 };
 
-  for (f = 0; f < hipf_test_n_formats; f++) {
+  for (f = 0; f < hipf_test_n_blur_formats; f++) {
+    GstVideoFormat format = hipf_test_blur_formats[f];
     GstBus *bus;
-    GstHarness *h = harness_for ("hiphistogram", hipf_test_formats[f], 640, 480,
-        &bus);
+    GstHarness *h = harness_for ("hiphistogram", format, 640, 480, &bus);
     guint8 values[] = { 0, 255, g_rand_int_range (hipf_test_rand (), 1, 255) };
 
     for (i = 0; i < G_N_ELEMENTS (values); i++) {
-      check_frame (h, bus, hipf_test_formats[f], 640, 480, 0, FILL_CONSTANT,
-          values[i], 256, &full);
-      check_frame (h, bus, hipf_test_formats[f], 640, 480, 0, FILL_CONSTANT,
-          values[i], 7, &part);
+      check_frame (h, bus, format, 640, 480, 0, FILL_CONSTANT, values[i], 256,
+          &full);
+      check_frame (h, bus, format, 640, 480, 0, FILL_CONSTANT, values[i], 7,
+          &part);
     }
-    check_frame (h, bus, hipf_test_formats[f], 640, 480, 0, FILL_GRADIENT, 0,
-        64, &full);
+    check_frame (h, bus, format, 640, 480, 0, FILL_GRADIENT, 0, 64, &full);
+    check_frame (h, bus, format, 640, 480, 0, FILL_GRADIENT, 0, 1024, &part);
     teardown (h, bus);
   }
 }
@@ -322,6 +334,12 @@ GST_START_TEST (test_large_and_padded)
     {GST_VIDEO_FORMAT_NV21, 641, 479, 5},
     {GST_VIDEO_FORMAT_Y42B, 333, 211, 64},
     {GST_VIDEO_FORMAT_AYUV, 333, 211, 3},
+    {GST_VIDEO_FORMAT_GRAY16_LE, 3840, 2160, 0},
+    {GST_VIDEO_FORMAT_P010_10LE, 3840, 2160, 0},
+    {GST_VIDEO_FORMAT_I420_10LE, 1921, 1081, 0},
+    {GST_VIDEO_FORMAT_P010_10LE, 1281, 721, 6},
+    {GST_VIDEO_FORMAT_GRAY16_LE, 641, 479, 5},
+    {GST_VIDEO_FORMAT_I420_10LE, 333, 211, 3},
   };
   Roi full = { 0, 0, 0, 0 }, inner = { 17, 9, 301, 150 };
   guint i;
@@ -337,6 +355,8 @@ GST_START_TEST (test_large_and_padded)
         cases[i].padding, FILL_CONSTANT, 200, 64, &full);
     check_frame (h, bus, cases[i].format, cases[i].w, cases[i].h,
         cases[i].padding, FILL_GRADIENT, 0, 7, &inner);
+    check_frame (h, bus, cases[i].format, cases[i].w, cases[i].h,
+        cases[i].padding, FILL_RANDOM, 0, 1024, &inner);
     teardown (h, bus);
   }
 }
@@ -486,29 +506,190 @@ GST_START_TEST (test_untimed_and_long_intervals)
 
 GST_END_TEST;
 
-/* Thresholds and target reach the statistics. */
+/* Thresholds and target reach the statistics, in the 8-bit scale for the
+ * 16-bit formats too. */
 GST_START_TEST (test_exposure_settings)
 {
-  GstBus *bus;
-  GstHarness *h = harness_for ("hiphistogram", GST_VIDEO_FORMAT_I420, 64, 48,
-      &bus);
-  GstVideoInfo info;
-  GstBuffer *in = hipf_test_frame_new (GST_VIDEO_FORMAT_I420, 64, 48, 0, &info);
-  GstVideoFrame frame;
-  GstMessage *msg;
-  RefHistogram ref;
+  static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_I420,
+    GST_VIDEO_FORMAT_P010_10LE, GST_VIDEO_FORMAT_I420_10LE,
+    GST_VIDEO_FORMAT_GRAY16_LE
+  };
+  guint f;
 
-  fail_unless (gst_video_frame_map (&frame, &info, in, GST_MAP_READ));
-  ref_histogram_frame (&frame, 0, 0, 0, 0, &ref);
-  gst_video_frame_unmap (&frame);
-  g_object_set (h->element, "low-threshold", 60, "high-threshold", 190,
-      "target-mean", 200, NULL);
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    GstBus *bus;
+    GstHarness *h = harness_for ("hiphistogram", formats[f], 64, 48, &bus);
+    GstVideoInfo info;
+    GstBuffer *in = hipf_test_frame_new (formats[f], 64, 48, 0, &info);
+    GstVideoFrame frame;
+    GstMessage *msg;
+    RefHistogram ref;
+
+    fail_unless (gst_video_frame_map (&frame, &info, in, GST_MAP_READ));
+    ref_histogram_frame (&frame, 0, 0, 0, 0, &ref);
+    gst_video_frame_unmap (&frame);
+    g_object_set (h->element, "low-threshold", 60, "high-threshold", 190,
+        "target-mean", 200, NULL);
+    gst_buffer_unref (gst_harness_push_and_pull (h, in));
+    msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
+    fail_unless (msg != NULL);
+    check_stats (gst_message_get_structure (msg), &ref, 60, 190, 200);
+    gst_message_unref (msg);
+    teardown (h, bus);
+  }
+}
+
+GST_END_TEST;
+
+/* Pushes @in (@info) through a new element of @launch and returns its
+ * message. */
+static GstMessage *
+message_for (const gchar * launch, GstBuffer * in, const GstVideoInfo * info)
+{
+  GstBus *bus;
+  GstHarness *h = harness_for (launch, GST_VIDEO_INFO_FORMAT (info),
+      GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info), &bus);
+  GstMessage *msg;
+
   gst_buffer_unref (gst_harness_push_and_pull (h, in));
   msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
   fail_unless (msg != NULL);
-  check_stats (gst_message_get_structure (msg), &ref, 60, 190, 200);
-  gst_message_unref (msg);
   teardown (h, bus);
+  return msg;
+}
+
+/* Count @i of channel @c of the report's histograms. */
+static guint
+count_at (const GstStructure * s, guint c, guint i)
+{
+  return array_uint (gst_value_array_get_value (gst_structure_get_value (s,
+              "histograms"), c), i);
+}
+
+static void
+check_uint (const GstStructure * s, const gchar * name, guint want)
+{
+  guint u = G_MAXUINT;
+
+  fail_unless (gst_structure_get_uint (s, name, &u), "no %s", name);
+  fail_unless (u == want, "%s: %u, expected %u", name, u, want);
+}
+
+static void
+check_double (const GstStructure * s, const gchar * name, gdouble want)
+{
+  gdouble d = -1;
+
+  fail_unless (gst_structure_get_double (s, name, &d), "no %s", name);
+  fail_unless (fabs (d - want) <= 1e-9 * MAX (1.0, fabs (want)),
+      "%s: %.12g, expected %.12g", name, d, want);
+}
+
+/* Hand-made 16-bit frames with answers worked out by hand, apart from the
+ * reference: P010's and I420_10LE's ten bits (the other bits of their
+ * words set, to be ignored), P010's U and V side by side in their pair,
+ * clipping at the thresholds' edges (19 is at or below 4 in the 8-bit
+ * scale, 20 is not; 1004 is at or above 251, 1003 is not), and GRAY16_LE
+ * counted by its top ten bits, its statistics those times 64. */
+GST_START_TEST (test_wide_by_hand)
+{
+  static const guint luma[8] = { 0, 19, 20, 512, 1003, 1004, 1023, 77 };
+  static const guint16 gray[5] = { 0x0000, 0x003f, 0xffc0, 0xffff, 0x1234 };
+  static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_P010_10LE,
+    GST_VIDEO_FORMAT_I420_10LE
+  };
+  GstVideoInfo info;
+  GstVideoFrame frame;
+  GstBuffer *in;
+  GstMessage *msg;
+  const GstStructure *s;
+  gdouble var = 0, mean = 3658 / 8.0;
+  guint f, i;
+
+  for (i = 0; i < 8; i++)
+    var += (luma[i] - mean) * (luma[i] - mean);
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    gboolean p010 = formats[f] == GST_VIDEO_FORMAT_P010_10LE;
+    guint8 *uv;
+
+    gst_video_info_set_format (&info, formats[f], 4, 2);
+    in = gst_buffer_new_allocate (NULL, info.size, NULL);
+    gst_buffer_memset (in, 0, 0, info.size);
+    fail_unless (gst_video_frame_map (&frame, &info, in, GST_MAP_WRITE));
+    for (i = 0; i < 8; i++)
+      GST_WRITE_UINT16_LE ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, 0)
+          + (i / 4) * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0) + 2 * (i % 4),
+          p010 ? luma[i] << 6 | (i * 9 % 64) : luma[i] | (i * 0x1400 &
+              0xfc00));
+    /* The second chroma pixel: U 300, V 700. */
+    uv = GST_VIDEO_FRAME_PLANE_DATA (&frame, 1);
+    if (p010) {
+      GST_WRITE_UINT16_LE (uv + 4, 300 << 6 | 0x2a);
+      GST_WRITE_UINT16_LE (uv + 6, 700 << 6);
+    } else {
+      GST_WRITE_UINT16_LE (uv + 2, 0xfc00 | 300);
+      GST_WRITE_UINT16_LE ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, 2)
+          + 2, 0x0400 | 700);
+    }
+    gst_video_frame_unmap (&frame);
+    msg = message_for ("hiphistogram bins=1024", in, &info);
+    s = gst_message_get_structure (msg);
+    for (i = 0; i < 8; i++)
+      fail_unless_equals_int (count_at (s, 0, luma[i]), 1);
+    fail_unless_equals_int (count_at (s, 1, 300), 1);
+    fail_unless_equals_int (count_at (s, 1, 0), 1);
+    fail_unless_equals_int (count_at (s, 2, 700), 1);
+    fail_unless_equals_int (count_at (s, 2, 0), 1);
+    check_uint (s, "min", 0);
+    check_uint (s, "max", 1023);
+    check_uint (s, "median", 77);
+    check_double (s, "mean", mean);
+    check_double (s, "stddev", sqrt (var / 8));
+    check_double (s, "clipped-low", 0.25);
+    check_double (s, "clipped-high", 0.25);
+    check_double (s, "ev-correction", log2 (118 / (mean / 4)));
+    gst_message_unref (msg);
+  }
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY16_LE, 5, 1);
+  in = gst_buffer_new_allocate (NULL, info.size, NULL);
+  gst_buffer_memset (in, 0, 0, info.size);
+  fail_unless (gst_video_frame_map (&frame, &info, in, GST_MAP_WRITE));
+  for (i = 0; i < 5; i++)
+    GST_WRITE_UINT16_LE ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, 0) +
+        2 * i, gray[i]);
+  gst_video_frame_unmap (&frame);
+  /* In 256 bins, a bin a top eight bits: 0, 18 (0x1234), 255. */
+  msg = message_for ("hiphistogram zones=2x1", in, &info);
+  s = gst_message_get_structure (msg);
+  fail_unless_equals_int (count_at (s, 0, 0), 2);
+  fail_unless_equals_int (count_at (s, 0, 18), 1);
+  fail_unless_equals_int (count_at (s, 0, 255), 2);
+  mean = (2 * 65472 + 4608) / 5.0;
+  check_uint (s, "min", 0);
+  check_uint (s, "max", 65472);
+  check_uint (s, "median", 4608);
+  check_double (s, "mean", mean);
+  check_double (s, "clipped-low", 0.4);
+  check_double (s, "clipped-high", 0.4);
+  check_double (s, "ev-correction", log2 (118 / (mean / 256)));
+  /* Zones of columns 0-1 and 2-4. */
+  {
+    const GValue *zmin = gst_structure_get_value (s, "zone-min");
+    const GValue *zmax = gst_structure_get_value (s, "zone-max");
+    const GValue *zmean = gst_structure_get_value (s, "zone-mean");
+    const GValue *zlow = gst_structure_get_value (s, "zone-clipped-low");
+
+    fail_unless_equals_int (array_uint (zmin, 0), 0);
+    fail_unless_equals_int (array_uint (zmax, 0), 0);
+    fail_unless_equals_int (array_uint (zmin, 1), 4608);
+    fail_unless_equals_int (array_uint (zmax, 1), 65472);
+    fail_unless (fabs (g_value_get_double (gst_value_array_get_value (zmean,
+                    1)) - (2 * 65472 + 4608) / 3.0) < 1e-6);
+    fail_unless (g_value_get_double (gst_value_array_get_value (zlow,
+                0)) == 1.0);
+  }
+  gst_message_unref (msg);
 }
 
 GST_END_TEST;
@@ -593,7 +774,7 @@ check_sent (GstHarness * h, const GstVideoInfo * info, Sent * sent, guint n,
 static void
 check_in_flight (GstVideoFormat format, gint width, gint height)
 {
-  static const guint bins[] = { 256, 7, 64, 1 };
+  static const guint bins[] = { 256, 7, 1024, 64, 1 };
   const Roi rois[] = { {0, 0, 0, 0}, {width / 4, height / 3, width / 2, 3} };
   gchar *launch = g_strdup_printf ("hiphistogram frames-in-flight=%d",
       IN_FLIGHT);
@@ -676,6 +857,9 @@ GST_START_TEST (test_frames_in_flight)
   check_in_flight (GST_VIDEO_FORMAT_I420, 33, 17);
   check_in_flight (GST_VIDEO_FORMAT_RGB, 31, 5);
   check_in_flight (GST_VIDEO_FORMAT_GRAY8, 16, 8);
+  check_in_flight (GST_VIDEO_FORMAT_P010_10LE, 97, 33);
+  check_in_flight (GST_VIDEO_FORMAT_GRAY16_LE, 31, 5);
+  check_in_flight (GST_VIDEO_FORMAT_I420_10LE, 33, 17);
 }
 
 GST_END_TEST;
@@ -876,6 +1060,7 @@ check_api_regions (gint stride)
     HipfHistogramPlane *pl = &frame.planes[0];
     gint t;
 
+    frame.sample_bytes = 1;
     pl->pitch = (gsize) w * stride;
     pl->width = w;
     pl->height = h;
@@ -903,8 +1088,8 @@ check_api_regions (gint stride)
     fail_unless (hipMemcpyAsync (host, buffer, words * sizeof (guint32),
             hipMemcpyDeviceToHost, stream) == hipSuccess);
     fail_unless (hipStreamSynchronize (stream) == hipSuccess);
-    hipf_histogram_add_copies (host, HIPF_HISTOGRAM_COPY_WORDS,
-        HIPF_HISTOGRAM_COPY_WORDS, sums);
+    hipf_histogram_add_copies (host, HIPF_HISTOGRAM_COPIES,
+        HIPF_HISTOGRAM_COPY_WORDS, HIPF_HISTOGRAM_COPY_WORDS, sums);
     for (i = 0; i < HIPF_HISTOGRAM_COPY_WORDS; i++) {
       const gsize channel = i / HIPF_HISTOGRAM_VALUES;
       const guint bin = i % HIPF_HISTOGRAM_VALUES;
@@ -931,6 +1116,243 @@ GST_START_TEST (test_api_regions)
 {
   check_api_regions (1);
   check_api_regions (4);
+}
+
+GST_END_TEST;
+
+/* A plane of 16-bit samples as hipf_histogram() takes it: one sample a
+ * pixel (GRAY16_LE's, a 10-bit format's planes) counted in channel 0 of
+ * one, or chroma pairs (P010's) whose U and V count in channels 1 and 2 of
+ * three; ten bits of each word from @shift up. */
+static void
+wide_frame (HipfHistogramFrame * frame, gint stride, gint shift, gint w,
+    gint h)
+{
+  HipfHistogramPlane *pl = &frame->planes[0];
+  gint t;
+
+  memset (frame, 0, sizeof (*frame));
+  frame->n_channels = stride == 2 ? 1 : 3;
+  frame->n_planes = 1;
+  frame->sample_bytes = 2;
+  pl->pitch = (gsize) w * stride;
+  pl->width = w;
+  pl->height = h;
+  pl->pixel_stride = stride;
+  pl->roi_width = w;
+  pl->roi_height = h;
+  pl->n_taps = stride / 2;
+  for (t = 0; t < pl->n_taps; t++) {
+    pl->tap_offset[t] = 2 * t;
+    pl->tap_channel[t] = stride == 2 ? 0 : 1 + t;
+  }
+  pl->luma_channel = -1;
+  pl->sample_shift = shift;
+}
+
+/* A plane of @w x @h pixels of @stride bytes, each word @words[0] (and
+ * @words[1] in the second of a pair), on the device. */
+static void *
+wide_plane (gint stride, gint w, gint h, const guint16 words[2],
+    hipStream_t stream)
+{
+  const gsize bytes = (gsize) w * stride * h;
+  guint8 *pixels = g_malloc (bytes);
+  void *plane;
+  gsize i;
+
+  for (i = 0; i < bytes / 2; i++)
+    GST_WRITE_UINT16_LE (pixels + 2 * i, words[i % (stride / 2)]);
+  fail_unless (hipMalloc (&plane, bytes) == hipSuccess);
+  fail_unless (hipMemcpyAsync (plane, pixels, bytes, hipMemcpyHostToDevice,
+          stream) == hipSuccess);
+  fail_unless (hipStreamSynchronize (stream) == hipSuccess);
+  g_free (pixels);
+  return plane;
+}
+
+/* Half @half of @buffer after the launch: its copies added up into @sums
+ * (every word of a copy), and nothing written past them. */
+static void
+sum_half (void *buffer, gint half, const HipfHistogramFrame * frame,
+    guint32 * sums, hipStream_t stream, const gchar * ctx)
+{
+  const gsize half_words = HIPF_HISTOGRAM_HALF_WORDS;
+  const gsize copy_words = hipf_histogram_copy_words (frame);
+  const gint copies = hipf_histogram_copies (frame);
+  guint32 *host = g_new (guint32, half_words);
+  gsize i;
+
+  fail_unless (hipMemcpyAsync (host, hipf_histogram_counts (buffer, half),
+          half_words * sizeof (guint32), hipMemcpyDeviceToHost, stream) ==
+      hipSuccess);
+  fail_unless (hipStreamSynchronize (stream) == hipSuccess);
+  hipf_histogram_add_copies (host, copies, copy_words, copy_words, sums);
+  for (i = copies * copy_words; i < half_words; i++)
+    fail_unless (host[i] == 0, "%s: word %" G_GSIZE_FORMAT " past the copies "
+        "written", ctx, i);
+  g_free (host);
+}
+
+/* hipf_histogram() on planes of 16-bit samples: the words 0xabcd and
+ * 0x1234 count as ten bits from the shift up, (0xabcd >> 6) & 1023 = 687
+ * and (0x1234 >> 6) & 1023 = 72, or 973 and 564 from bit 0. A region with
+ * no width or no height counts nothing, one inside the plane each of its
+ * pixels once over the copies, and each launch clears the whole other
+ * half. */
+static void
+check_api_wide_regions (gint stride, gint shift)
+{
+  static const struct
+  {
+    gint x, y, w, h;
+    guint count;
+  } cases[] = {
+    {0, 0, 16, -1, 0}, {0, 0, 0, 8, 0}, {3, 2, 20, 5, 100},
+    {0, 0, 64, 8, 512}, {63, 7, 1, 1, 1}, {1, 0, 63, 2048, 63 * 2048},
+  };
+  static const guint16 words[2] = { 0xabcd, 0x1234 };
+  const guint values[2] = { shift ? 687 : 973, shift ? 72 : 564 };
+  const gint w = 64, h = 2048;
+  const gsize half_words = HIPF_HISTOGRAM_HALF_WORDS;
+  guint32 sums[HIPF_HISTOGRAM_WIDE_COPY_WORDS];
+  guint32 *host = g_new (guint32, half_words);
+  HipfDeviceLimits limits;
+  HipfHistogramFrame frame;
+  hipStream_t stream;
+  void *plane, *buffer;
+  guint c;
+  gsize i;
+
+  fail_unless (hipf_device_limits_query (0, &limits) == hipSuccess);
+  fail_unless (hipStreamCreateWithFlags (&stream, hipStreamNonBlocking) ==
+      hipSuccess);
+  plane = wide_plane (stride, w, h, words, stream);
+  fail_unless (hipMalloc (&buffer, hipf_histogram_buffer_size ()) ==
+      hipSuccess);
+  for (c = 0; c < G_N_ELEMENTS (cases); c++) {
+    gchar *ctx = g_strdup_printf ("stride %d shift %d region %u", stride,
+        shift, c);
+    hipError_t err;
+
+    wide_frame (&frame, stride, shift, w, h);
+    frame.planes[0].roi_x = cases[c].x;
+    frame.planes[0].roi_y = cases[c].y;
+    frame.planes[0].roi_width = cases[c].w;
+    frame.planes[0].roi_height = cases[c].h;
+    fail_unless (hipMemsetAsync (buffer, 0, half_words * sizeof (guint32),
+            stream) == hipSuccess);
+    fail_unless (hipMemsetAsync ((guint32 *) buffer + half_words, 0xa5,
+            half_words * sizeof (guint32), stream) == hipSuccess);
+    err = hipf_histogram (&limits, &frame, plane, buffer, 0, stream);
+    fail_unless (err == hipSuccess, "%s: %s", ctx, hipGetErrorString (err));
+    sum_half (buffer, 0, &frame, sums, stream, ctx);
+    for (i = 0; i < HIPF_HISTOGRAM_WIDE_COPY_WORDS; i++) {
+      const guint channel = i / HIPF_HISTOGRAM_WIDE_VALUES;
+      const guint value = i % HIPF_HISTOGRAM_WIDE_VALUES;
+      /* Channel 0 counts the only sample, or nothing beside a pair's. */
+      const gint tap = stride == 2 ? (gint) channel : (gint) channel - 1;
+      guint32 expected = tap >= 0 && tap < stride / 2
+          && value == values[tap] ? cases[c].count : 0;
+
+      fail_unless (sums[i] == expected, "%s: channel %u value %u: %u, "
+          "expected %u", ctx, channel, value, sums[i], expected);
+    }
+    fail_unless (hipMemcpyAsync (host, hipf_histogram_counts (buffer, 1),
+            half_words * sizeof (guint32), hipMemcpyDeviceToHost, stream) ==
+        hipSuccess);
+    fail_unless (hipStreamSynchronize (stream) == hipSuccess);
+    for (i = 0; i < half_words; i++)
+      fail_unless (host[i] == 0, "%s: word %" G_GSIZE_FORMAT " of the next "
+          "half not cleared", ctx, i);
+    g_free (ctx);
+  }
+  hipStreamDestroy (stream);
+  hipFree (buffer);
+  hipFree (plane);
+  g_free (host);
+}
+
+GST_START_TEST (test_api_wide_regions)
+{
+  check_api_wide_regions (2, 6);
+  check_api_wide_regions (2, 0);
+  check_api_wide_regions (4, 6);
+}
+
+GST_END_TEST;
+
+/* One buffer, its launches alternating halves and sample sizes with no
+ * clearing between them, as an element whose caps change between 8- and
+ * 16-bit formats does: each launch counts its own frame alone. The 8-bit
+ * plane is GRAY8 of 0x55 bytes. */
+GST_START_TEST (test_api_alternating_sizes)
+{
+  static const guint16 words[2] = { 0xabcd, 0x1234 };
+  const gint w = 256, h = 512;
+  HipfDeviceLimits limits;
+  HipfHistogramFrame wide, narrow = { 1, 1 };
+  guint32 sums[MAX (HIPF_HISTOGRAM_WIDE_COPY_WORDS,
+          HIPF_HISTOGRAM_COPY_WORDS)];
+  hipStream_t stream;
+  void *wide_px, *narrow_px, *buffer;
+  guint8 *bytes = g_malloc ((gsize) w * h);
+  gint k, half = 0;
+  gsize i;
+
+  fail_unless (hipf_device_limits_query (0, &limits) == hipSuccess);
+  fail_unless (hipStreamCreateWithFlags (&stream, hipStreamNonBlocking) ==
+      hipSuccess);
+  wide_px = wide_plane (4, w, h, words, stream);
+  memset (bytes, 0x55, (gsize) w * h);
+  fail_unless (hipMalloc (&narrow_px, (gsize) w * h) == hipSuccess);
+  fail_unless (hipMemcpyAsync (narrow_px, bytes, (gsize) w * h,
+          hipMemcpyHostToDevice, stream) == hipSuccess);
+  fail_unless (hipMalloc (&buffer, hipf_histogram_buffer_size ()) ==
+      hipSuccess);
+  fail_unless (hipMemsetAsync (buffer, 0, hipf_histogram_buffer_size (),
+          stream) == hipSuccess);
+  wide_frame (&wide, 4, 6, w, h);
+  narrow.sample_bytes = 1;
+  narrow.planes[0].pitch = w;
+  narrow.planes[0].width = narrow.planes[0].roi_width = w;
+  narrow.planes[0].height = narrow.planes[0].roi_height = h;
+  narrow.planes[0].pixel_stride = 1;
+  narrow.planes[0].n_taps = 1;
+  narrow.planes[0].luma_channel = -1;
+
+  for (k = 0; k < 6; k++) {
+    /* Wide, narrow, narrow, wide, wide, narrow: each size on each half. */
+    const gboolean is_wide = k % 4 == 0 || k % 4 == 3;
+    const HipfHistogramFrame *f = is_wide ? &wide : &narrow;
+    /* Every word of a copy: the other size's counts left there show. */
+    const gsize words_used = hipf_histogram_copy_words (f);
+    gchar *ctx = g_strdup_printf ("launch %d (%s, half %d)", k, is_wide ?
+        "16-bit" : "8-bit", half);
+    hipError_t err = hipf_histogram (&limits, f, is_wide ? wide_px :
+        narrow_px, buffer, half, stream);
+
+    fail_unless (err == hipSuccess, "%s: %s", ctx, hipGetErrorString (err));
+    sum_half (buffer, half, f, sums, stream, ctx);
+    for (i = 0; i < words_used; i++) {
+      guint32 expected = 0;
+
+      if (is_wide && (i == HIPF_HISTOGRAM_WIDE_VALUES + 687
+              || i == 2 * HIPF_HISTOGRAM_WIDE_VALUES + 72))
+        expected = w * h;
+      else if (!is_wide && i == 0x55)
+        expected = w * h;
+      fail_unless (sums[i] == expected, "%s: word %" G_GSIZE_FORMAT ": %u, "
+          "expected %u", ctx, i, sums[i], expected);
+    }
+    g_free (ctx);
+    half = !half;
+  }
+  hipStreamDestroy (stream);
+  hipFree (buffer);
+  hipFree (wide_px);
+  hipFree (narrow_px);
+  g_free (bytes);
 }
 
 GST_END_TEST;
@@ -1157,7 +1579,9 @@ check_zones (GstVideoFormat format, gint width, gint height, guint cols,
   GstBuffer *out;
   GstMessage *msg;
   gchar *grid;
-  guint z, b, v;
+  guint z, b;
+  const guint values = ref_histogram_values (format);
+  const guint shown = report_bins (bins, values);
 
   fail_unless (gst_video_frame_map (&frame, &info, in, GST_MAP_READ));
   ref_zones (&frame, cols, rows, 4, 251, ref);
@@ -1181,21 +1605,21 @@ check_zones (GstVideoFormat format, gint width, gint height, guint cols,
     const RefZone *r = &ref[z];
     gdouble n = MAX (r->pixels, 1);
     const GValue *hist = gst_value_array_get_value (hists, z);
-    guint64 binned[REF_HIST_VALUES] = { 0 };
+    guint64 binned[REF_HIST_MAX_VALUES];
 
     fail_unless (fabs (g_value_get_double (gst_value_array_get_value (mean,
-                    z)) - r->sum / n) < 1e-9, "%s %s zone %u mean (seed %u)",
-        gst_video_format_to_string (format), grid, z, hipf_test_seed ());
+                    z)) - r->sum / n) < 1e-9 * MAX (1.0, r->sum / n),
+        "%s %s zone %u mean (seed %u)", gst_video_format_to_string (format),
+        grid, z, hipf_test_seed ());
     fail_unless_equals_int (array_uint (min, z), r->min);
     fail_unless_equals_int (array_uint (max, z), r->max);
     fail_unless (fabs (g_value_get_double (gst_value_array_get_value (low,
                     z)) - r->low / n) < 1e-9);
     fail_unless (fabs (g_value_get_double (gst_value_array_get_value (high,
                     z)) - r->high / n) < 1e-9);
-    for (v = 0; v < REF_HIST_VALUES; v++)
-      binned[v * bins / REF_HIST_VALUES] += r->hist[v];
-    fail_unless_equals_int (gst_value_array_get_size (hist), bins);
-    for (b = 0; b < bins; b++)
+    ref_histogram_bin (r->hist, values, shown, binned);
+    fail_unless_equals_int (gst_value_array_get_size (hist), shown);
+    for (b = 0; b < shown; b++)
       fail_unless (array_uint (hist, b) == binned[b], "%s %s zone %u bin %u",
           gst_video_format_to_string (format), grid, z, b);
   }
@@ -1211,11 +1635,17 @@ GST_START_TEST (test_zones)
 {
   guint f;
 
-  for (f = 0; f < hipf_test_n_formats; f++)
-    check_zones (hipf_test_formats[f], 45, 23, 7, 5, 16);
+  for (f = 0; f < hipf_test_n_blur_formats; f++)
+    check_zones (hipf_test_blur_formats[f], 45, 23, 7, 5, 16);
   check_zones (GST_VIDEO_FORMAT_RGBA, 640, 360, 16, 9, 256);
   check_zones (GST_VIDEO_FORMAT_NV12, 45, 23, 64, 3, 4);
   check_zones (GST_VIDEO_FORMAT_GRAY8, 33, 17, 1, 1, 256);
+  /* The 16-bit formats' zone histograms a bin a value, and in 256 bins. */
+  check_zones (GST_VIDEO_FORMAT_GRAY16_LE, 640, 360, 16, 9, 1024);
+  check_zones (GST_VIDEO_FORMAT_P010_10LE, 45, 23, 64, 3, 256);
+  check_zones (GST_VIDEO_FORMAT_I420_10LE, 33, 17, 1, 1, 1024);
+  /* 1024 bins asked of an 8-bit format: 256. */
+  check_zones (GST_VIDEO_FORMAT_I420, 33, 17, 2, 2, 1024);
 }
 
 GST_END_TEST;
@@ -1234,11 +1664,14 @@ histogram_gpu_suite (void)
   tcase_add_test (tc, test_message_timing_and_switches);
   tcase_add_test (tc, test_untimed_and_long_intervals);
   tcase_add_test (tc, test_exposure_settings);
+  tcase_add_test (tc, test_wide_by_hand);
   tcase_add_test (tc, test_frames_in_flight);
   tcase_add_test (tc, test_done_frame_reports);
   tcase_add_test (tc, test_frames_in_flight_passthrough);
   tcase_add_test (tc, test_in_flight_push_fails_passthrough);
   tcase_add_test (tc, test_api_regions);
+  tcase_add_test (tc, test_api_wide_regions);
+  tcase_add_test (tc, test_api_alternating_sizes);
   tcase_add_test (tc, test_zones);
   /* A case that hangs fails in a minute, not ten. */
   tc = tcase_create ("stopped from a report");

@@ -7,6 +7,7 @@
  * a tee with a CPU branch, and CPU maps of device frames, all against the
  * CPU reference.
  */
+#include <math.h>
 #include <string.h>
 
 #include <gst/check/gstharness.h>
@@ -99,16 +100,13 @@ GST_START_TEST (test_blur_paths)
 
   for (f = 0; f < hipf_test_n_blur_formats; f++) {
     GstVideoFormat fmt = hipf_test_blur_formats[f];
-    /* The histogram takes 8-bit formats only. */
-    gboolean wide = GST_VIDEO_FORMAT_INFO_DEPTH (gst_video_format_get_info
-        (fmt), 0) > 8;
 
     for (path = 0; path < 4; path++) {
       gboolean in_dev = path >= 2, out_dev = path % 2;
       RefBorder mode = g_rand_int_range (rand, 0, REF_N_BORDERS);
       GstHarness *h = hipf_test_path_harness ("hipboxblur name=e "
-          "radius-x=3 radius-y=2", wide ? UPLOAD_BY_BLUR :
-          UPLOAD_BY_HISTOGRAM, fmt, WIDTH, HEIGHT, in_dev, out_dev);
+          "radius-x=3 radius-y=2", UPLOAD_BY_HISTOGRAM, fmt, WIDTH, HEIGHT,
+          in_dev, out_dev);
       GstVideoInfo info;
       GstBuffer *in = hipf_test_frame_new (fmt, WIDTH, HEIGHT, PADDING, &info);
       GstBuffer *out, *exp;
@@ -138,30 +136,51 @@ GST_START_TEST (test_blur_paths)
 
 GST_END_TEST;
 
-/* The message's luma histogram equals the reference's. */
+static guint
+array_uint (const GValue * array, guint i)
+{
+  return g_value_get_uint (gst_value_array_get_value (array, i));
+}
+
+static gdouble
+array_double (const GValue * array, guint i)
+{
+  return g_value_get_double (gst_value_array_get_value (array, i));
+}
+
+#define ZONE_COLS 3
+#define ZONE_ROWS 2
+
+/* The message's histograms, one bin a value, its luma statistics and its
+ * zones equal the reference's. */
 static void
 check_counts (GstMessage * msg, GstBuffer * in, const GstVideoInfo * info,
     const gchar * ctx)
 {
   const GstStructure *s;
-  const GValue *hists;
+  const GValue *hists, *zmean, *zmin, *zmax;
   RefHistogram ref;
+  RefZone zones[ZONE_COLS * ZONE_ROWS];
+  RefStats st;
   GstVideoFrame frame;
   guint64 pixels;
-  guint c, v;
+  gdouble mean;
+  guint c, v, luma, u;
 
   fail_unless (msg != NULL, "%s: no message", ctx);
   s = gst_message_get_structure (msg);
   fail_unless (gst_video_frame_map (&frame, info, in, GST_MAP_READ));
   ref_histogram_frame (&frame, 0, 0, 0, 0, &ref);
+  ref_zones (&frame, ZONE_COLS, ZONE_ROWS, 4, 251, zones);
   gst_video_frame_unmap (&frame);
   hists = gst_structure_get_value (s, "histograms");
   fail_unless_equals_int (gst_value_array_get_size (hists), ref.n_channels);
   for (c = 0; c < ref.n_channels; c++) {
     const GValue *hist = gst_value_array_get_value (hists, c);
 
-    for (v = 0; v < REF_HIST_VALUES; v++) {
-      guint got = g_value_get_uint (gst_value_array_get_value (hist, v));
+    fail_unless_equals_int (gst_value_array_get_size (hist), ref.values);
+    for (v = 0; v < ref.values; v++) {
+      guint got = array_uint (hist, v);
 
       fail_unless (got == ref.counts[c][v], "%s: %s value %u: %u, expected %"
           G_GUINT64_FORMAT, ctx, ref.names[c], v, got, ref.counts[c][v]);
@@ -169,19 +188,50 @@ check_counts (GstMessage * msg, GstBuffer * in, const GstVideoInfo * info,
   }
   fail_unless (gst_structure_get_uint64 (s, "pixels", &pixels));
   fail_unless_equals_uint64 (pixels, (guint64) WIDTH * HEIGHT);
+
+  luma = GST_VIDEO_INFO_IS_RGB (info) ? ref.n_channels - 1 : 0;
+  ref_histogram_stats (ref.counts[luma], ref.values, ref.unit, 4, 251, 118,
+      &st);
+  fail_unless (gst_structure_get_double (s, "mean", &mean));
+  fail_unless (fabs (mean - st.mean) <= 1e-9 * MAX (1.0, st.mean),
+      "%s: mean %.12g, expected %.12g", ctx, mean, st.mean);
+  fail_unless (gst_structure_get_uint (s, "median", &u));
+  fail_unless_equals_int (u, st.median);
+  fail_unless (gst_structure_get_uint (s, "min", &u));
+  fail_unless_equals_int (u, st.min);
+  fail_unless (gst_structure_get_uint (s, "max", &u));
+  fail_unless_equals_int (u, st.max);
+
+  zmean = gst_structure_get_value (s, "zone-mean");
+  zmin = gst_structure_get_value (s, "zone-min");
+  zmax = gst_structure_get_value (s, "zone-max");
+  fail_unless (zmean && zmin && zmax, "%s: no zones", ctx);
+  for (v = 0; v < ZONE_COLS * ZONE_ROWS; v++) {
+    gdouble want = (gdouble) zones[v].sum / zones[v].pixels;
+
+    fail_unless (fabs (array_double (zmean, v) - want) <= 1e-9 * MAX (1.0,
+            want), "%s: zone %u mean %.12g, expected %.12g", ctx, v,
+        array_double (zmean, v), want);
+    fail_unless_equals_int (array_uint (zmin, v), zones[v].min);
+    fail_unless_equals_int (array_uint (zmax, v), zones[v].max);
+  }
 }
 
 GST_START_TEST (test_histogram_paths)
 {
   guint f, path;
 
-  for (f = 0; f < hipf_test_n_formats; f++) {
-    GstVideoFormat fmt = hipf_test_formats[f];
+  /* Every format the histogram takes: hipboxblur's. */
+  for (f = 0; f < hipf_test_n_blur_formats; f++) {
+    GstVideoFormat fmt = hipf_test_blur_formats[f];
 
     for (path = 0; path < 4; path++) {
       gboolean in_dev = path >= 2, out_dev = path % 2;
-      GstHarness *h = hipf_test_path_harness ("hiphistogram name=e",
-          UPLOAD_BY_BLUR, fmt, WIDTH, HEIGHT, in_dev, out_dev);
+      /* A bin a value, whatever the format counts. */
+      GstHarness *h = hipf_test_path_harness ("hiphistogram name=e "
+          "bins=1024 zones=" G_STRINGIFY (ZONE_COLS) "x"
+          G_STRINGIFY (ZONE_ROWS), UPLOAD_BY_BLUR, fmt, WIDTH, HEIGHT,
+          in_dev, out_dev);
       GstBus *bus = gst_bus_new ();
       GstVideoInfo info;
       GstBuffer *in = hipf_test_frame_new (fmt, WIDTH, HEIGHT, PADDING, &info);
@@ -222,8 +272,8 @@ GST_START_TEST (test_chain)
 {
   guint f;
 
-  for (f = 0; f < hipf_test_n_formats; f++) {
-    GstVideoFormat fmt = hipf_test_formats[f];
+  for (f = 0; f < hipf_test_n_blur_formats; f++) {
+    GstVideoFormat fmt = hipf_test_blur_formats[f];
     GstHarness *h = hipf_test_path_harness ("hipboxblur name=a radius=2 "
         "border-mode=clamp ! hiphistogram name=e ! hipboxblur name=b "
         "radius-x=1 radius-y=3 border-mode=wrap", NULL, fmt, WIDTH, HEIGHT,

@@ -279,7 +279,9 @@ GST_END_TEST;
 GST_START_TEST (test_zones)
 {
   static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_RGBA,
-    GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_RGB
+    GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_RGB,
+    GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_P010_10LE,
+    GST_VIDEO_FORMAT_I420_10LE
   };
   guint f, v;
 
@@ -295,7 +297,8 @@ GST_START_TEST (test_zones)
     fail_unless (gst_video_frame_map (&frame, &info, buf, GST_MAP_READ));
     ref_histogram_frame (&frame, 0, 0, 0, 0, &hist);
     luma = GST_VIDEO_INFO_IS_RGB (&info) ? hist.n_channels - 1 : 0;
-    ref_histogram_stats (hist.counts[luma], 4, 251, 118, &st);
+    ref_histogram_stats (hist.counts[luma], hist.values, hist.unit, 4, 251,
+        118, &st);
     ref_zones (&frame, 1, 1, 4, 251, &one);
     fail_unless_equals_uint64 (one.pixels, st.pixels);
     fail_unless (fabs ((gdouble) one.sum / one.pixels - st.mean) < 1e-9);
@@ -304,7 +307,7 @@ GST_START_TEST (test_zones)
     fail_unless (fabs ((gdouble) one.low / one.pixels - st.clipped_low) < 1e-9);
     fail_unless (fabs ((gdouble) one.high / one.pixels - st.clipped_high) <
         1e-9);
-    for (v = 0; v < REF_HIST_VALUES; v++)
+    for (v = 0; v < hist.values; v++)
       fail_unless_equals_uint64 (one.hist[v], hist.counts[luma][v]);
 
     ref_zones (&frame, 7, 5, 4, 251, grid);
@@ -492,7 +495,7 @@ GST_START_TEST (test_histogram_stats)
   luma[2] = 1;
   luma[100] = 2;
   luma[252] = 1;
-  ref_histogram_stats (luma, 4, 251, 118, &st);
+  ref_histogram_stats (luma, REF_HIST_VALUES, 1, 4, 251, 118, &st);
   fail_unless_equals_uint64 (st.pixels, 4);
   fail_unless (fabs (st.mean - 113.5) < 1e-9);
   /* deviations -111.5, -13.5, -13.5, 138.5 */
@@ -503,6 +506,165 @@ GST_START_TEST (test_histogram_stats)
   fail_unless_equals_int (st.max, 252);
   fail_unless (st.clipped_low == 0.25 && st.clipped_high == 0.25);
   fail_unless (fabs (st.ev_correction - log2 (118 / 113.5)) < 1e-12);
+}
+
+GST_END_TEST;
+
+/* A zeroed frame of @format, mapped for writing into @frame. */
+static GstBuffer *
+zero_frame (GstVideoFormat format, gint width, gint height,
+    GstVideoInfo * info, GstVideoFrame * frame)
+{
+  GstBuffer *buf;
+
+  gst_video_info_set_format (info, format, width, height);
+  buf = gst_buffer_new_allocate (NULL, info->size, NULL);
+  gst_buffer_memset (buf, 0, 0, info->size);
+  fail_unless (gst_video_frame_map (frame, info, buf, GST_MAP_WRITE));
+  return buf;
+}
+
+/* The first @n luma samples, row by row, set to the 16-bit words
+ * @words. */
+static void
+put_luma (GstVideoFrame * frame, const guint16 * words, guint n)
+{
+  gint w = GST_VIDEO_FRAME_WIDTH (frame);
+  guint i;
+
+  for (i = 0; i < n; i++)
+    GST_WRITE_UINT16_LE ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (frame, 0)
+        + (i / w) * GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0) + 2 * (i % w),
+        words[i]);
+}
+
+/* The 10-bit formats count their ten bits: P010's from the top of the
+ * word (its low six bits ignored), I420_10LE's from the bottom (the bits
+ * above ignored); the statistics are those of the 10-bit values, and
+ * clipping compares their top eight bits: 19 is at or below 4, 20 is not;
+ * 1004 is at or above 251, 1003 is not. */
+GST_START_TEST (test_histogram_10bit_by_hand)
+{
+  static const guint values[8] = { 0, 19, 20, 512, 1003, 1004, 1023, 77 };
+  static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_P010_10LE,
+    GST_VIDEO_FORMAT_I420_10LE
+  };
+  guint f, i;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    gboolean p010 = formats[f] == GST_VIDEO_FORMAT_P010_10LE;
+    guint16 luma[8], u = p010 ? (300 << 6) | 0x2a : 0xfc00 | 300;
+    guint16 v = p010 ? 700 << 6 : 0x0400 | 700;
+    GstVideoInfo info;
+    GstBuffer *buf;
+    GstVideoFrame frame;
+    RefHistogram h;
+    RefZone zone;
+    RefStats st;
+    gdouble var = 0;
+
+    /* Other bits set where the format ignores them. */
+    for (i = 0; i < 8; i++)
+      luma[i] = p010 ? values[i] << 6 | (i * 9 % 64) : values[i] |
+          (i * 0x1400 & 0xfc00);
+    buf = zero_frame (formats[f], 4, 2, &info, &frame);
+    put_luma (&frame, luma, 8);
+    /* The first chroma pixel: P010's U and V words side by side, as
+     * GStreamer's unpacking reads them; I420_10LE's in planes of their
+     * own. */
+    GST_WRITE_UINT16_LE (GST_VIDEO_FRAME_PLANE_DATA (&frame, 1), u);
+    GST_WRITE_UINT16_LE ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame,
+            p010 ? 1 : 2) + (p010 ? 2 : 0), v);
+    ref_histogram_frame (&frame, 0, 0, 0, 0, &h);
+    fail_unless_equals_int (h.values, 1024);
+    fail_unless_equals_int (h.unit, 1);
+    fail_unless_equals_int (h.n_channels, 3);
+    for (i = 0; i < 8; i++)
+      fail_unless_equals_uint64 (h.counts[0][values[i]], 1);
+    fail_unless_equals_uint64 (h.samples[0], 8);
+    /* 2x1 chroma: U is 300 and 0, V 700 and 0. */
+    fail_unless_equals_uint64 (h.counts[1][300], 1);
+    fail_unless_equals_uint64 (h.counts[1][0], 1);
+    fail_unless_equals_uint64 (h.counts[2][700], 1);
+    fail_unless_equals_uint64 (h.counts[2][0], 1);
+
+    ref_histogram_stats (h.counts[0], h.values, h.unit, 4, 251, 118, &st);
+    fail_unless_equals_uint64 (st.pixels, 8);
+    fail_unless_equals_int (st.min, 0);
+    fail_unless_equals_int (st.max, 1023);
+    /* Sorted 0 19 20 77 512 ...: the fourth of eight. */
+    fail_unless_equals_int (st.median, 77);
+    fail_unless (fabs (st.mean - 3658 / 8.0) < 1e-9);
+    for (i = 0; i < 8; i++)
+      var += (values[i] - 3658 / 8.0) * (values[i] - 3658 / 8.0);
+    fail_unless (fabs (st.stddev - sqrt (var / 8)) < 1e-9);
+    fail_unless (st.clipped_low == 0.25 && st.clipped_high == 0.25);
+    fail_unless (fabs (st.ev_correction - log2 (118 / (3658 / 8.0 / 4))) <
+        1e-12);
+
+    /* The zone of the whole frame meters the same. */
+    ref_zones (&frame, 1, 1, 4, 251, &zone);
+    fail_unless_equals_uint64 (zone.sum, 3658);
+    fail_unless_equals_int (zone.min, 0);
+    fail_unless_equals_int (zone.max, 1023);
+    fail_unless_equals_uint64 (zone.low, 2);
+    fail_unless_equals_uint64 (zone.high, 2);
+    fail_unless_equals_uint64 (zone.hist[1003], 1);
+    gst_video_frame_unmap (&frame);
+    gst_buffer_unref (buf);
+  }
+}
+
+GST_END_TEST;
+
+/* GRAY16_LE counts the top ten bits, value v standing for v * 64: 0x003f
+ * counts as 0, 0xffff and 0xffc0 as 1023 (65472), 0x1234 as 72 (4608). */
+GST_START_TEST (test_histogram_gray16_by_hand)
+{
+  static const guint16 words[5] = { 0x0000, 0x003f, 0xffc0, 0xffff, 0x1234 };
+  GstVideoInfo info;
+  GstVideoFrame frame;
+  GstBuffer *buf = zero_frame (GST_VIDEO_FORMAT_GRAY16_LE, 5, 1, &info,
+      &frame);
+  RefHistogram h;
+  RefZone zone;
+  RefStats st;
+  guint64 binned[REF_HIST_MAX_VALUES];
+  const gdouble mean = (2 * 65472 + 4608) / 5.0;
+
+  put_luma (&frame, words, 5);
+  ref_histogram_frame (&frame, 0, 0, 0, 0, &h);
+  fail_unless_equals_int (h.values, 1024);
+  fail_unless_equals_int (h.unit, 64);
+  fail_unless_equals_uint64 (h.counts[0][0], 2);
+  fail_unless_equals_uint64 (h.counts[0][1023], 2);
+  fail_unless_equals_uint64 (h.counts[0][72], 1);
+  /* In 256 bins, v / 4: the top eight bits. In 7, v * 7 / 1024. */
+  ref_histogram_bin (h.counts[0], h.values, 256, binned);
+  fail_unless (binned[0] == 2 && binned[18] == 1 && binned[255] == 2);
+  ref_histogram_bin (h.counts[0], h.values, 7, binned);
+  fail_unless (binned[0] == 3 && binned[6] == 2);
+
+  ref_histogram_stats (h.counts[0], h.values, h.unit, 4, 251, 118, &st);
+  fail_unless_equals_int (st.min, 0);
+  fail_unless_equals_int (st.max, 65472);
+  /* Sorted 0 0 4608 65472 65472. */
+  fail_unless_equals_int (st.median, 4608);
+  fail_unless (fabs (st.mean - mean) < 1e-9);
+  fail_unless (fabs (st.stddev - sqrt ((2 * mean * mean + (4608 - mean) *
+                  (4608 - mean) + 2 * (65472 - mean) * (65472 - mean)) / 5)) <
+      1e-9);
+  /* Top eight bits 0, 0, 255, 255, 18. */
+  fail_unless (st.clipped_low == 0.4 && st.clipped_high == 0.4);
+  fail_unless (fabs (st.ev_correction - log2 (118 / (mean / 256))) < 1e-12);
+
+  ref_zones (&frame, 1, 1, 4, 251, &zone);
+  fail_unless_equals_uint64 (zone.sum, 2 * 65472 + 4608);
+  fail_unless_equals_int (zone.max, 65472);
+  fail_unless_equals_uint64 (zone.low, 2);
+  fail_unless_equals_uint64 (zone.hist[72], 1);
+  gst_video_frame_unmap (&frame);
+  gst_buffer_unref (buf);
 }
 
 GST_END_TEST;
@@ -528,6 +690,8 @@ reference_suite (void)
   tcase_add_test (tc, test_histogram_rgba);
   tcase_add_test (tc, test_histogram_chroma_roi);
   tcase_add_test (tc, test_histogram_stats);
+  tcase_add_test (tc, test_histogram_10bit_by_hand);
+  tcase_add_test (tc, test_histogram_gray16_by_hand);
   return s;
 }
 
