@@ -326,7 +326,9 @@ GST_END_TEST;
 GST_START_TEST (test_tee_with_cpu_branch)
 {
   GstHarness *h = hipf_test_path_harness ("hipboxblur name=e radius=4 ! "
-      "tee name=t ! queue ! hiphistogram name=hist ! fakesink async=false "
+      "tee name=t ! queue ! hiphistogram name=hist bins=1024 zones="
+      G_STRINGIFY (ZONE_COLS) "x" G_STRINGIFY (ZONE_ROWS)
+      " ! fakesink async=false "
       "t. ! queue", NULL, GST_VIDEO_FORMAT_NV12, WIDTH, HEIGHT, FALSE, FALSE);
   GstElement *hist = gst_bin_get_by_name (GST_BIN (h->element), "hist");
   GstBus *bus = gst_bus_new ();
