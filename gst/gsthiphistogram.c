@@ -454,6 +454,8 @@ fill_stats (GstHipHistogram * self, const guint32 * luma, const Settings * s,
       "median", G_TYPE_UINT, median * unit,
       "min", G_TYPE_UINT, min * unit,
       "max", G_TYPE_UINT, max * unit,
+      /* The scale's top, so that readers need not know the format. */
+      "max-value", G_TYPE_UINT, values * unit - 1,
       "clipped-low", G_TYPE_DOUBLE, pixels ? (gdouble) low / pixels : 0.0,
       "clipped-high", G_TYPE_DOUBLE, pixels ? (gdouble) high / pixels : 0.0,
       /* The mean in the 8-bit scale of the target. A black frame reads as

@@ -156,6 +156,7 @@ check_stats (const GstStructure * s, const RefHistogram * ref, guint low,
   CHECK_UINT ("median", st.median);
   CHECK_UINT ("min", st.min);
   CHECK_UINT ("max", st.max);
+  CHECK_UINT ("max-value", ref->values * ref->unit - 1);
 }
 
 static void
@@ -643,6 +644,7 @@ GST_START_TEST (test_wide_by_hand)
     check_uint (s, "min", 0);
     check_uint (s, "max", 1023);
     check_uint (s, "median", 77);
+    check_uint (s, "max-value", 1023);
     check_double (s, "mean", mean);
     check_double (s, "stddev", sqrt (var / 8));
     check_double (s, "clipped-low", 0.25);
@@ -669,6 +671,7 @@ GST_START_TEST (test_wide_by_hand)
   check_uint (s, "min", 0);
   check_uint (s, "max", 65472);
   check_uint (s, "median", 4608);
+  check_uint (s, "max-value", 65535);
   check_double (s, "mean", mean);
   check_double (s, "clipped-low", 0.4);
   check_double (s, "clipped-high", 0.4);
