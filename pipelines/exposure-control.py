@@ -72,6 +72,9 @@ def correction(fields, target):
         if len(means) != len(weights):
             raise ValueError(f"{len(means)} zone means for {zones} zones")
         mean = sum(w * m for w, m in zip(weights, means)) / sum(weights)
+        # The target is in the 8-bit scale; 10- and 16-bit formats report
+        # theirs (max-value 1023 or 65535).
+        mean *= 255.0 / fields.get("max-value", 255)
         ev = math.log2(target / max(mean, 1.0))
         high = fields.get("zone-clipped-high") or []
         if high and max(high) > CLIP_LIMIT:

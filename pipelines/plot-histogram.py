@@ -12,7 +12,8 @@ the file is used). --source runs `DESCRIPTION ! videoconvert ! hiphistogram
 ! fakesink`, takes the first message and plots it.
 
 Every channel is drawn in its own colour (red, green, blue, alpha grey, luma
-black, u purple, v orange) over sample values 0..255; the title carries the
+black, u purple, v orange) over the format's sample values (0..255 for 8-bit
+formats, up to the message's max-value for wider ones); the title carries the
 statistics of the message.
 
 Exit status: 0 when the PNG was written, 1 on errors, 2 on bad arguments.
@@ -347,8 +348,8 @@ def check_fields(fields):
     if not hists:
         raise ValueError("the message has no histograms")
     bins = len(hists[0])
-    if not 1 <= bins <= 256:
-        raise ValueError(f"histogram with {bins} bins (expected 1..256)")
+    if not 1 <= bins <= 1024:
+        raise ValueError(f"histogram with {bins} bins (expected 1..1024)")
     for name, h in zip(channels, hists):
         if not isinstance(h, list) or len(h) != bins:
             raise ValueError(f"channel {name}: expected {bins} bins")
@@ -380,8 +381,9 @@ def plot_zones(ax, fields, grid):
     cols, rows = grid
     means = fields["zone-mean"]
     high = fields.get("zone-clipped-high") or [0.0] * len(means)
+    top = fields.get("max-value", 255)
     cells = [means[j * cols:(j + 1) * cols] for j in range(rows)]
-    image = ax.imshow(cells, cmap="magma", vmin=0, vmax=255,
+    image = ax.imshow(cells, cmap="magma", vmin=0, vmax=top,
                       extent=(0, cols, rows, 0), interpolation="nearest")
     for j in range(rows):
         for i in range(cols):
@@ -389,7 +391,7 @@ def plot_zones(ax, fields, grid):
             if cols * rows <= 256:
                 ax.text(i + 0.5, j + 0.5, f"{means[k]:.0f}", ha="center",
                         va="center", fontsize=7,
-                        color="white" if means[k] < 128 else "black")
+                        color="white" if means[k] < (top + 1) / 2 else "black")
             if high[k] > 0.02:
                 ax.add_patch(Rectangle((i, j), 1, 1, fill=False,
                                        edgecolor="red", linewidth=1.5))
@@ -414,8 +416,11 @@ def plot(fields, out, log=False, only=None, title=None, dpi=100):
         channels = [channels[k] for k in keep]
         hists = [hists[k] for k in keep]
 
-    # Sample v is counted in bin v*bins/256: bin i covers [i*256/bins, (i+1)*256/bins).
-    edges = [i * 256.0 / bins for i in range(bins + 1)]
+    # The format's scale: 256 values for 8-bit formats, 1024 or 65536 for
+    # wider ones (the message's max-value + 1). Sample v is counted in bin
+    # v*bins/scale: bin i covers [i*scale/bins, (i+1)*scale/bins).
+    scale = fields.get("max-value", 255) + 1
+    edges = [i * scale / bins for i in range(bins + 1)]
     grid = zone_grid(fields)
     if grid:
         fig, (ax, zax) = plt.subplots(
@@ -434,7 +439,7 @@ def plot(fields, out, log=False, only=None, title=None, dpi=100):
             # A constant channel (typically alpha = 255) is one spike as high
             # as the frame: keep it from flattening the other channels.
             b = nonzero[0]
-            lo, hi = -(-b * 256 // bins), -(-(b + 1) * 256 // bins) - 1
+            lo, hi = -(-b * scale // bins), -(-(b + 1) * scale // bins) - 1
             label += f" (constant {lo})" if lo == hi else f" (all in {lo}..{hi})"
         else:
             ymax = max(ymax, max(counts))
@@ -446,8 +451,8 @@ def plot(fields, out, log=False, only=None, title=None, dpi=100):
     if ymax == 0:
         ymax = max(max(h) for h in hists) or 1
 
-    ax.set_xlim(0, 256)
-    ax.set_xticks(range(0, 257, 32))
+    ax.set_xlim(0, scale)
+    ax.set_xticks(range(0, scale + 1, scale // 8))
     ax.set_xlabel("sample value" + (f" ({bins} bins)" if bins != 256 else ""))
     ax.set_ylabel("samples per bin")
     if log:
@@ -457,7 +462,7 @@ def plot(fields, out, log=False, only=None, title=None, dpi=100):
         ax.set_ylim(0, ymax * 1.08)
     for key, style in (("mean", "--"), ("median", ":")):
         v = fields.get(key)
-        if isinstance(v, (int, float)) and 0 <= v <= 256:
+        if isinstance(v, (int, float)) and 0 <= v <= scale:
             # Sample value v is drawn over [v, v + 1): mark its middle.
             ax.axvline(v + 0.5, color="#444444",
                        linestyle=style, linewidth=1, label=f"luma {key}")

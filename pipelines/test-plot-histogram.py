@@ -343,6 +343,21 @@ def test_plots(outdir, texts):
             check(rc == 1 and "zone means" in err and "Traceback" not in err,
                   f"mismatched zones rejected: {err.strip()}")
 
+    # A 10-bit format: 1024 bins over its scale, max-value 1023.
+    counts = ", ".join(f"(uint){(k * 37) % 1000}" for k in range(1024))
+    st = Gst.Structure.new_from_string(
+        "hiphistogram, channels=(string)< luma >, histograms=(GstValueArray)"
+        f"< < {counts} > >, max-value=(uint)1023, mean=(double)600.5, "
+        "median=(uint)610, min=(uint)1, max=(uint)1023, pixels=(guint64)511488;")
+    check(st is not None, "10-bit message")
+    path = os.path.join(outdir, "wide.txt")
+    with open(path, "w") as f:
+        f.write(st.to_string() + "\n")
+    out = os.path.join(outdir, "wide.png")
+    rc, _, err = run([py, script, "--message", path, "-o", out])
+    check(rc == 0 and png_info(out) == (1000, 560),
+          f"10-bit histogram plotted (rc {rc})\n{err}")
+
     # gst-launch-1.0 -m output: the last hiphistogram message counts.
     launch = os.path.join(outdir, "gst-launch-m.txt")
     with open(launch, "w") as f:
