@@ -103,6 +103,15 @@ main (int argc, char **argv)
       {"hipboxblur", "hipboxblur radius=6 slices=1",
           "pinned in, whole frames", GST_VIDEO_FORMAT_RGBA, 3840, 2160, TRUE,
           LINK_BOTH},
+      /* Sobel (on the tensor cores where the device has them) and the
+       * 15-tap Gaussian preset (its taps' products take two bytes: the
+       * separable passes). */
+      {"hipconvolve", "hipconvolve preset=sobel-x offset=128 "
+            "frames-in-flight=4", "pinned in, 4 in flight, sobel-x",
+          GST_VIDEO_FORMAT_RGBA, 3840, 2160, TRUE, LINK_BOTH},
+      {"hipconvolve", "hipconvolve preset=gaussian sigma=2.3 "
+            "frames-in-flight=4", "pinned in, 4 in flight, 15-tap gaussian",
+          GST_VIDEO_FORMAT_RGBA, 3840, 2160, TRUE, LINK_BOTH},
       {"hiphist", "hiphistogram", "pageable in",
           GST_VIDEO_FORMAT_RGBA, 3840, 2160, FALSE, LINK_UP},
       {"hiphist", "hiphistogram", "pinned in",

@@ -306,11 +306,14 @@ bench_resident (const HipfDeviceLimits * limits)
   static const struct
   {
     const gchar *name, *element, *params;
-    gint radius;                /* of the kernel; -1: the histogram */
+    gint radius;                /* of the kernel; -1: the histogram, -2:
+                                 * none to compare with */
   } resident[] = {
     {"hipboxblur", "hipboxblur radius=6", "device to device", 6},
     {"hipboxblur", "hipboxblur radius=6 frames-in-flight=4",
         "device to device, 4 in flight", 6},
+    {"hipconvolve", "hipconvolve preset=sobel-x offset=128 frames-in-flight=4",
+        "device to device, 4 in flight, sobel-x", -2},
     {"hiphist", "hiphistogram", "device to device", -1},
     {"hiphist", "hiphistogram frames-in-flight=4",
         "device to device, 4 in flight", -1},
@@ -347,7 +350,8 @@ bench_resident (const HipfDeviceLimits * limits)
   for (i = 0; i < G_N_ELEMENTS (resident); i++) {
     gchar *desc = g_strdup_printf ("%s ! " DEVICE_CAPS, resident[i].element);
 
-    kernel = bench_kernel_us (fmt, w, h, resident[i].radius, limits);
+    kernel = resident[i].radius >= -1 ? bench_kernel_us (fmt, w, h,
+        resident[i].radius, limits) : 0;
     fps = run_streams (desc, dev_caps, device, 1, frames);
     add_row (resident[i].name, fmt, w, h, resident[i].params, us (fps), kernel,
         fps);
