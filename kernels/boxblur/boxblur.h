@@ -13,18 +13,11 @@
 
 #include "hipf-runtime.h"
 #include "hipf-limits.h"
+#include "border.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef enum {
-  HIPF_BORDER_ZERO,
-  HIPF_BORDER_CLAMP,
-  HIPF_BORDER_MIRROR,
-  HIPF_BORDER_WRAP,
-  HIPF_BORDER_VALID,
-} HipfBorderMode;
 
 /* Window sums of 8-bit samples are kept in 32 bits; (2r+1)^2 * 255 +
  * (2r+1)^2 / 2 stays below 2^32 up to this radius, so the rounded mean is

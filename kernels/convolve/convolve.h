@@ -14,7 +14,7 @@
 
 #include "hipf-runtime.h"
 #include "hipf-limits.h"
-#include "boxblur/boxblur.h"    /* HipfBorderMode */
+#include "border.h"
 #include "convolve/mask.h"
 
 #ifdef __cplusplus
