@@ -27,7 +27,7 @@ sanitize() {
     [ "$tool" = racecheck ] && checks=test_padded_output,test_frames_in_flight,test_slices_in_flight,test_vga,test_exposure_settings,test_large_and_padded
     [ "$t" = memory-gpu ] && checks=test_blur_paths,test_histogram_paths,test_chain,test_tee_with_cpu_branch,test_cpu_write,test_foreign_layout
     [ "$t" = exposure-gpu ] && checks=test_overlays,test_box_refused
-    [ "$t" = convolve-gpu ] && checks=test_masks,test_separable,test_presets
+    [ "$t" = convolve-gpu ] && checks=test_paths,test_masks,test_separable,test_presets
     GST_CHECKS=${SANITIZE_CHECKS:-$checks} \
       timeout "${SANITIZE_TIMEOUT:-240}" compute-sanitizer --tool "$tool" \
       --error-exitcode 3 "$test" \
