@@ -73,8 +73,9 @@ def correction(fields, target):
             raise ValueError(f"{len(means)} zone means for {zones} zones")
         mean = sum(w * m for w, m in zip(weights, means)) / sum(weights)
         # The target is in the 8-bit scale; 10- and 16-bit formats report
-        # theirs (max-value 1023 or 65535).
-        mean *= 255.0 / fields.get("max-value", 255)
+        # theirs (max-value 1023 or 65535). Brought down as the element's
+        # ev-correction brings its mean: times 256 over the scale's size.
+        mean *= 256.0 / (fields.get("max-value", 255) + 1)
         ev = math.log2(target / max(mean, 1.0))
         high = fields.get("zone-clipped-high") or []
         if high and max(high) > CLIP_LIMIT:

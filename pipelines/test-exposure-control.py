@@ -64,8 +64,8 @@ def main():
     bright = dict(flat, **{"zone-mean": [236.0] * 12})
     check(abs(ec.correction(bright, 118) + 1.0) < 1e-9, "zones: one EV down")
     # A 10-bit format's means come in its own scale, max-value 1023.
-    wide = dict(flat, **{"zone-mean": [59.0 * 1023 / 255] * 12,
-                         "max-value": 1023})
+    # 236 of 1024 values is 59 of 256: one EV below the target 118.
+    wide = dict(flat, **{"zone-mean": [236.0] * 12, "max-value": 1023})
     check(abs(ec.correction(wide, 118) - 1.0) < 1e-9, "10-bit zones: one EV up")
     try:
         ec.correction(dict(flat, **{"zone-mean": [59.0] * 5}), 118)
