@@ -358,6 +358,15 @@ def check_fields(fields):
     return [str(c) for c in channels], hists, bins
 
 
+def value_scale(fields):
+    """How many values the format's samples span: 256 for 8-bit formats,
+    1024 or 65536 for wider ones (the message's max-value + 1)."""
+    top = fields.get("max-value", 255)
+    if not isinstance(top, int) or top < 1:
+        raise ValueError(f"max-value {top!r} is not a positive integer")
+    return top + 1
+
+
 def zone_grid(fields):
     """(cols, rows) of a message with zones, else None."""
     zones, means = fields.get("zones"), fields.get("zone-mean")
@@ -381,7 +390,7 @@ def plot_zones(ax, fields, grid):
     cols, rows = grid
     means = fields["zone-mean"]
     high = fields.get("zone-clipped-high") or [0.0] * len(means)
-    top = fields.get("max-value", 255)
+    top = value_scale(fields) - 1
     cells = [means[j * cols:(j + 1) * cols] for j in range(rows)]
     image = ax.imshow(cells, cmap="magma", vmin=0, vmax=top,
                       extent=(0, cols, rows, 0), interpolation="nearest")
@@ -416,10 +425,9 @@ def plot(fields, out, log=False, only=None, title=None, dpi=100):
         channels = [channels[k] for k in keep]
         hists = [hists[k] for k in keep]
 
-    # The format's scale: 256 values for 8-bit formats, 1024 or 65536 for
-    # wider ones (the message's max-value + 1). Sample v is counted in bin
-    # v*bins/scale: bin i covers [i*scale/bins, (i+1)*scale/bins).
-    scale = fields.get("max-value", 255) + 1
+    # Sample v is counted in bin v*bins/scale: bin i covers
+    # [i*scale/bins, (i+1)*scale/bins).
+    scale = value_scale(fields)
     edges = [i * scale / bins for i in range(bins + 1)]
     grid = zone_grid(fields)
     if grid:

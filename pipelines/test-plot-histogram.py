@@ -344,6 +344,14 @@ def test_plots(outdir, texts):
                   f"mismatched zones rejected: {err.strip()}")
 
     # A 10-bit format: 1024 bins over its scale, max-value 1023.
+    check(plot_mod.value_scale({"max-value": 1023}) == 1024
+          and plot_mod.value_scale({"max-value": 65535}) == 65536
+          and plot_mod.value_scale({}) == 256, "the scale from max-value")
+    try:
+        plot_mod.value_scale({"max-value": "wide"})
+        check(False, "a max-value that is not a number is refused")
+    except ValueError:
+        pass
     counts = ", ".join(f"(uint){(k * 37) % 1000}" for k in range(1024))
     st = Gst.Structure.new_from_string(
         "hiphistogram, channels=(string)< luma >, histograms=(GstValueArray)"
