@@ -437,8 +437,8 @@ op_convolve (DevFrame * f, const guint8 * src, const OpArgs * a)
 
 /* hipconvolve's kernels on one plane of four-byte pixels: 2D masks that do
  * not factor, on the path the dispatch takes and on the direct kernel
- * (what devices without tensor cores run); a 31x31 Gaussian, which
- * factors; and a separable 61-tap Gaussian; against the copy. */
+ * (what devices without tensor cores run); and separable 31- and 61-tap
+ * Gaussians; against the copy. */
 void
 bench_convolve (GstVideoFormat format, gint w, gint h,
     const HipfDeviceLimits * limits)

@@ -51,7 +51,8 @@ size_t hipf_convolve_scratch_size (const HipfConvolvePlane * plane,
  * The taps are copied from @mask into @scratch first, when the stream
  * gets there: keep @mask unchanged until then, in pinned host memory so
  * that the copy waits for nothing on the host. hipErrorInvalidValue for a
- * plane or mask out of range, or the valid border. Rows and pixels on
+ * plane or mask out of range (sizes, a zero divisor), or the valid
+ * border; the taps' weight bound (mask.h) is the caller's to keep. Rows and pixels on
  * 4-byte boundaries (8 for the output) are read and written a word (a
  * pair) at a time. */
 hipError_t hipf_convolve_run (const HipfDeviceLimits * limits,
