@@ -276,6 +276,9 @@ rgba_overlay (const DevFrame * f, HipfExposureFrame * o)
 
   memset (o, 0, sizeof (*o));
   hipf_exposure_palette (o->band_start, o->palette);
+  o->sample_bytes = 1;
+  o->depth = 8;
+  o->colour_scale = 1;
   o->n_planes = 1;
   o->planes[0].offset = pl->offset;
   o->planes[0].pitch = pl->pitch;

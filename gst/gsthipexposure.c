@@ -14,6 +14,12 @@
  * sink that shows it (after a tee whose other branch keeps the clean
  * stream).
  *
+ * It takes GRAY16_LE, P010_10LE and I420_10LE too, in system memory and
+ * the plugin's device memory. Their samples are judged by their top eight
+ * bits, so zebra-threshold and the false-colour bands mean the same on
+ * every format, and the colours drawn are the 8-bit ones brought to the
+ * format's range (times 4 for the 10-bit formats, 257 for GRAY16_LE).
+ *
  * ## Example launch line
  * |[
  * gst-launch-1.0 v4l2src ! videoconvert ! hipexposure zebra=true ! autovideosink
@@ -26,6 +32,7 @@
 #include <string.h>
 
 #include "gsthipexposure.h"
+#include "gsthipmemorycaps.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_hip_exposure_debug);
 #define GST_CAT_DEFAULT gst_hip_exposure_debug
@@ -250,6 +257,34 @@ gst_hip_exposure_get_property (GObject * object, guint prop_id,
   GST_OBJECT_UNLOCK (self);
 }
 
+/* The channel (sample, not byte) of component @comp in its pixel. */
+static gint
+comp_channel (const GstVideoInfo * info, guint comp)
+{
+  return gst_hip_video_comp_offset (info, comp) /
+      (GST_VIDEO_INFO_COMP_DEPTH (info, comp) > 8 ? 2 : 1);
+}
+
+/* The samples' value in their word, and what an 8-bit colour component
+ * becomes in its range (overlay/exposure.h): limited-range Y'CbCr of n bits
+ * takes c << (n - 8), GRAY16_LE's full word c * 257. */
+static void
+samples_init (HipfExposureFrame * f, const GstVideoInfo * info,
+    const GstHipVideoLayout * layout)
+{
+  f->sample_bytes = layout->planes[0].sample_bytes;
+  f->depth = GST_VIDEO_INFO_COMP_DEPTH (info, 0);
+  f->shift = GST_VIDEO_FORMAT_INFO_SHIFT (info->finfo, 0);
+  if (f->depth == 8)
+    f->colour_scale = 1;
+  else if (GST_VIDEO_INFO_IS_GRAY (info))
+    f->colour_scale = ((1 << f->depth) - 1) / 255;
+  else
+    f->colour_scale = 1 << (f->depth - 8);
+  GST_DEBUG ("%d-byte samples, %d bits from bit %d, colours times %d",
+      f->sample_bytes, f->depth, f->shift, f->colour_scale);
+}
+
 /* Which sample of each plane is what: R, G, B, or Y, Cb, Cr; alpha and
  * padding are kept. */
 static void
@@ -269,6 +304,7 @@ overlay_init (HipfExposureFrame * f, const GstVideoInfo * info,
   hipf_exposure_palette (f->band_start, f->palette);
   hipf_exposure_graph_colours (f->graph_colours);
   f->u_plane = f->v_plane = -1;
+  samples_init (f, info, layout);
   f->n_planes = layout->n_planes;
   for (p = 0; p < layout->n_planes; p++) {
     const GstHipPlane *pl = &layout->planes[p];
@@ -293,20 +329,19 @@ overlay_init (HipfExposureFrame * f, const GstVideoInfo * info,
   for (c = 0; c < MIN (GST_VIDEO_INFO_N_COMPONENTS (info), 3); c++) {
     guint plane = GST_VIDEO_INFO_COMP_PLANE (info, c);
 
-    f->planes[plane].roles[GST_VIDEO_INFO_COMP_POFFSET (info, c)] =
-        is_rgb ? rgb[c] : yuv[c];
+    f->planes[plane].roles[comp_channel (info, c)] = is_rgb ? rgb[c] : yuv[c];
   }
   if (is_rgb) {
     f->luma_offset = -1;
     for (c = 0; c < 3; c++)
-      f->rgb_offset[c] = GST_VIDEO_INFO_COMP_POFFSET (info, c);
+      f->rgb_offset[c] = comp_channel (info, c);
   } else {
-    f->luma_offset = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_Y);
+    f->luma_offset = comp_channel (info, GST_VIDEO_COMP_Y);
     if (GST_VIDEO_INFO_IS_YUV (info)) {
       f->u_plane = GST_VIDEO_INFO_COMP_PLANE (info, GST_VIDEO_COMP_U);
-      f->u_channel = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_U);
+      f->u_channel = comp_channel (info, GST_VIDEO_COMP_U);
       f->v_plane = GST_VIDEO_INFO_COMP_PLANE (info, GST_VIDEO_COMP_V);
-      f->v_channel = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_V);
+      f->v_channel = comp_channel (info, GST_VIDEO_COMP_V);
     }
   }
 }
@@ -385,6 +420,13 @@ gst_hip_exposure_close (GstHipfFilter * filter)
   GST_OBJECT_UNLOCK (self);
 }
 
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_HIPF_CAPS_FOR (GST_HIP_VIDEO_FORMATS_ALL)));
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_HIPF_CAPS_FOR (GST_HIP_VIDEO_FORMATS_ALL)));
+
 static void
 gst_hip_exposure_class_init (GstHipExposureClass * klass)
 {
@@ -408,7 +450,8 @@ gst_hip_exposure_class_init (GstHipExposureClass * klass)
           "zebra-threshold", DEFAULT_ZEBRA, live));
   g_object_class_install_property (gobject_class, PROP_ZEBRA_THRESHOLD,
       g_param_spec_uint ("zebra-threshold", "Zebra threshold",
-          "Luma at or above which zebra stripes show", 0, 255,
+          "Luma at or above which zebra stripes show, in the 8-bit scale (the "
+          "top eight bits of a 16-bit format's luma are compared)", 0, 255,
           DEFAULT_ZEBRA_THRESHOLD, live));
   g_object_class_install_property (gobject_class, PROP_HISTOGRAM,
       g_param_spec_boolean ("histogram", "Histogram",
@@ -442,6 +485,10 @@ gst_hip_exposure_class_init (GstHipExposureClass * klass)
           "and blue in their colours", GST_TYPE_HIP_EXPOSURE_GRAPH,
           DEFAULT_GRAPH_MODE, live));
 
+  /* The base class's templates, with the 16-bit formats (system and
+   * device memory). */
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class, "HIP exposure overlay",
       "Filter/Effect/Video/Hardware",
       "Histogram graph, zebra stripes and false colour drawn on a HIP device",

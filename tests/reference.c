@@ -494,35 +494,6 @@ pixel_luma (const GstVideoFrame * frame, gint x, gint y)
       GST_VIDEO_FRAME_COMP_PSTRIDE (frame, GST_VIDEO_COMP_Y));
 }
 
-static guint
-comp_at (const GstVideoFrame * frame, guint comp, gint x, gint y)
-{
-  const GstVideoFormatInfo *finfo = frame->info.finfo;
-  gint cx = x >> GST_VIDEO_FORMAT_INFO_W_SUB (finfo, comp);
-  gint cy = y >> GST_VIDEO_FORMAT_INFO_H_SUB (finfo, comp);
-
-  return ((const guint8 *) GST_VIDEO_FRAME_COMP_DATA (frame, comp))[cy *
-      GST_VIDEO_FRAME_COMP_STRIDE (frame, comp) + cx *
-      GST_VIDEO_FRAME_COMP_PSTRIDE (frame, comp)];
-}
-
-/* The R, G, B the RGB graph counts for pixel (x, y) (exposure.h). */
-static void
-pixel_rgb (const GstVideoFrame * frame, gint x, gint y, gint rgb[3])
-{
-  if (GST_VIDEO_INFO_IS_RGB (&frame->info)) {
-    rgb[0] = comp_at (frame, GST_VIDEO_COMP_R, x, y);
-    rgb[1] = comp_at (frame, GST_VIDEO_COMP_G, x, y);
-    rgb[2] = comp_at (frame, GST_VIDEO_COMP_B, x, y);
-  } else if (GST_VIDEO_INFO_IS_YUV (&frame->info)) {
-    hipf_exposure_yuv_to_rgb (comp_at (frame, GST_VIDEO_COMP_Y, x, y),
-        comp_at (frame, GST_VIDEO_COMP_U, x, y),
-        comp_at (frame, GST_VIDEO_COMP_V, x, y), rgb);
-  } else {
-    rgb[0] = rgb[1] = rgb[2] = comp_at (frame, GST_VIDEO_COMP_Y, x, y);
-  }
-}
-
 void
 ref_zones (const GstVideoFrame * frame, guint cols, guint rows, guint low,
     guint high, RefZone * zones)
@@ -561,6 +532,112 @@ ref_zones (const GstVideoFrame * frame, guint cols, guint rows, guint low,
   }
 }
 
+/* hipexposure's view of a format's samples (overlay/exposure.h): the
+ * value's bits and its shift in the word, and what an 8-bit colour
+ * component is multiplied by in the format's range. */
+typedef struct
+{
+  guint depth, shift, scale;
+} ExpSamples;
+
+static void
+exp_samples_init (GstVideoFormat format, ExpSamples * s)
+{
+  switch (format) {
+    case GST_VIDEO_FORMAT_GRAY16_LE:
+      /* The full word: 0 -> 0, 255 -> 65535. */
+      s->depth = 16;
+      s->shift = 0;
+      s->scale = 257;
+      break;
+    case GST_VIDEO_FORMAT_P010_10LE:
+      /* Ten bits at the top of the word; limited range, times four. */
+      s->depth = 10;
+      s->shift = 6;
+      s->scale = 4;
+      break;
+    case GST_VIDEO_FORMAT_I420_10LE:
+      s->depth = 10;
+      s->shift = 0;
+      s->scale = 4;
+      break;
+    default:
+      s->depth = 8;
+      s->shift = 0;
+      s->scale = 1;
+      break;
+  }
+}
+
+/* Component @comp's sample (x, y), in the component's own coordinates. */
+static guint8 *
+exp_sample (const GstVideoFrame * frame, guint comp, gint x, gint y)
+{
+  return (guint8 *) comp_data (frame, comp) + (gsize) y *
+      GST_VIDEO_FRAME_COMP_STRIDE (frame, comp) + (gsize) x *
+      GST_VIDEO_FRAME_COMP_PSTRIDE (frame, comp);
+}
+
+static guint
+exp_value (const ExpSamples * s, const guint8 * at)
+{
+  if (s->depth == 8)
+    return *at;
+  return (GST_READ_UINT16_LE (at) >> s->shift) & ((1u << s->depth) - 1);
+}
+
+static void
+exp_store (const ExpSamples * s, guint8 * at, guint value)
+{
+  if (s->depth == 8)
+    *at = (guint8) value;
+  else
+    GST_WRITE_UINT16_LE (at, (guint16) (value << s->shift));
+}
+
+/* Component @comp at luma position (x, y): its block's sample, in the 8-bit
+ * scale (the value's top eight bits). */
+static guint
+exp_top8 (const GstVideoFrame * frame, const ExpSamples * s, guint comp,
+    gint x, gint y)
+{
+  const GstVideoFormatInfo *finfo = frame->info.finfo;
+
+  return exp_value (s, exp_sample (frame, comp, x >>
+          GST_VIDEO_FORMAT_INFO_W_SUB (finfo, comp), y >>
+          GST_VIDEO_FORMAT_INFO_H_SUB (finfo, comp))) >> (s->depth - 8);
+}
+
+/* The luma that decides luma position (x, y), in the 8-bit scale. */
+static guint
+exp_luma (const GstVideoFrame * frame, const ExpSamples * s, gint x, gint y)
+{
+  if (GST_VIDEO_INFO_IS_RGB (&frame->info))
+    return (77 * exp_top8 (frame, s, GST_VIDEO_COMP_R, x, y) +
+        150 * exp_top8 (frame, s, GST_VIDEO_COMP_G, x, y) +
+        29 * exp_top8 (frame, s, GST_VIDEO_COMP_B, x, y) + 128) >> 8;
+  return exp_top8 (frame, s, GST_VIDEO_COMP_Y, x, y);
+}
+
+/* The R, G, B the RGB graph counts for pixel (x, y) (exposure.h). */
+static void
+exp_rgb (const GstVideoFrame * frame, const ExpSamples * s, gint x, gint y,
+    gint rgb[3])
+{
+  guint c;
+
+  if (GST_VIDEO_INFO_IS_RGB (&frame->info)) {
+    for (c = 0; c < 3; c++)
+      rgb[c] = exp_top8 (frame, s, c, x, y);
+  } else if (GST_VIDEO_INFO_IS_YUV (&frame->info)) {
+    hipf_exposure_yuv_to_rgb (exp_top8 (frame, s, GST_VIDEO_COMP_Y, x, y),
+        exp_top8 (frame, s, GST_VIDEO_COMP_U, x, y),
+        exp_top8 (frame, s, GST_VIDEO_COMP_V, x, y), rgb);
+  } else {
+    rgb[0] = rgb[1] = rgb[2] = exp_top8 (frame, s, GST_VIDEO_COMP_Y, x, y);
+  }
+}
+
 void
 ref_exposure_frame (const GstVideoFrame * in, GstVideoFrame * out,
     const RefExposure * e)
@@ -572,28 +649,27 @@ ref_exposure_frame (const GstVideoFrame * in, GstVideoFrame * out,
     uint8_t band_start[HIPF_EXPOSURE_BANDS];
     uint8_t palette[HIPF_EXPOSURE_BANDS][6];
   } pal;
-  RefHistogram *hist = g_new (RefHistogram, 1);
+  ExpSamples s;
   guint64 largest = 0, counts[3][REF_HIST_VALUES] = { {0} };
   guint heights[3][REF_HIST_VALUES], v, c, graphs = e->graph_rgb ? 3 : 1;
   guint8 colours[8][6];
   gint x, y;
 
+  exp_samples_init (GST_VIDEO_FRAME_FORMAT (in), &s);
   hipf_exposure_palette (pal.band_start, pal.palette);
   hipf_exposure_graph_colours (colours);
-  if (e->graph_rgb) {
-    for (y = 0; y < GST_VIDEO_FRAME_HEIGHT (in); y++)
-      for (x = 0; x < GST_VIDEO_FRAME_WIDTH (in); x++) {
-        gint rgb[3];
+  for (y = 0; y < GST_VIDEO_FRAME_HEIGHT (in); y++)
+    for (x = 0; x < GST_VIDEO_FRAME_WIDTH (in); x++) {
+      gint rgb[3];
 
-        pixel_rgb (in, x, y, rgb);
-        for (c = 0; c < 3; c++)
-          counts[c][rgb[c]]++;
+      if (!e->graph_rgb) {
+        counts[0][exp_luma (in, &s, x, y)]++;
+        continue;
       }
-  } else {
-    ref_histogram_frame (in, 0, 0, 0, 0, hist);
-    memcpy (counts[0], hist->counts[is_rgb ? hist->n_channels - 1 : 0],
-        sizeof (counts[0]));
-  }
+      exp_rgb (in, &s, x, y, rgb);
+      for (c = 0; c < 3; c++)
+        counts[c][rgb[c]]++;
+    }
   for (c = 0; c < graphs; c++)
     for (v = 0; v < REF_HIST_VALUES; v++)
       largest = MAX (largest, counts[c][v]);
@@ -608,25 +684,26 @@ ref_exposure_frame (const GstVideoFrame * in, GstVideoFrame * out,
     gboolean chroma = !is_rgb && c > 0, luma_role = !is_rgb && c == 0;
     guint ws = GST_VIDEO_FORMAT_INFO_W_SUB (finfo, c);
     guint hs = GST_VIDEO_FORMAT_INFO_H_SUB (finfo, c);
-    guint8 *data = GST_VIDEO_FRAME_COMP_DATA (out, c);
-    gint stride = GST_VIDEO_FRAME_COMP_STRIDE (out, c);
-    gint ps = GST_VIDEO_FRAME_COMP_PSTRIDE (out, c);
 
     for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (in, c); y++) {
       for (x = 0; x < GST_VIDEO_FRAME_COMP_WIDTH (in, c); x++) {
         gint lx = x << ws, ly = y << hs, gx, gy, band = 0, b;
-        guint luma = pixel_luma (in, lx, ly);
-        guint8 *p = data + y * stride + x * ps;
-        gint val = *p;
-        gboolean in_graph, bar;
+        guint luma = exp_luma (in, &s, lx, ly);
+        guint8 *p = exp_sample (out, c, x, y);
+        gint val = exp_value (&s, p);
+        gboolean in_graph, bar, drawn = FALSE;
 
         for (b = 1; b < HIPF_EXPOSURE_BANDS; b++)
           band += luma >= pal.band_start[b];
-        if (e->false_color)
-          val = pal.palette[band][role];
+        if (e->false_color) {
+          val = pal.palette[band][role] * s.scale;
+          drawn = TRUE;
+        }
         if (e->zebra && luma >= e->zebra_threshold
-            && (((guint) (lx + ly) + e->frame) / 4) % 2 == 0)
-          val = chroma ? 128 : luma_role ? 16 : 0;
+            && (((guint) (lx + ly) + e->frame) / 4) % 2 == 0) {
+          val = (chroma ? 128 : luma_role ? 16 : 0) * s.scale;
+          drawn = TRUE;
+        }
         gx = lx - (gint) e->graph_x;
         gy = ly - (gint) e->graph_y;
         in_graph = e->graph && gx >= 0 && gx < (gint) e->graph_width
@@ -645,14 +722,16 @@ ref_exposure_frame (const GstVideoFrame * in, GstVideoFrame * out,
             colour = chroma ? 128 : luma_role ? (bar ? 235 : 16) :
                 (bar ? 255 : 0);
 
-          val = ((gint) e->graph_opacity * colour +
+          val = ((gint) e->graph_opacity * colour * (gint) s.scale +
               (255 - (gint) e->graph_opacity) * val + 127) / 255;
+          drawn = TRUE;
         }
-        *p = val;
+        /* Samples nothing draws keep their words, every bit. */
+        if (drawn)
+          exp_store (&s, p, val);
       }
     }
   }
-  g_free (hist);
 }
 
 void

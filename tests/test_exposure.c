@@ -2,8 +2,9 @@
  * Copyright (C) 2026 gst-hip-filters contributors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * hipexposure checks that need no GPU: registration, properties, caps and
- * the error when the device cannot be opened.
+ * hipexposure checks that need no GPU: registration, properties, caps (the
+ * 16-bit formats outside CUDA memory) and the error when the device cannot
+ * be opened.
  */
 #include <gst/check/gstcheck.h>
 
@@ -70,10 +71,52 @@ GST_START_TEST (test_properties)
 
 GST_END_TEST;
 
+/* Every format hipboxblur takes, the 16-bit ones too. */
 GST_START_TEST (test_caps)
 {
-  hipf_test_check_caps ("hipexposure", hipf_test_formats,
-      hipf_test_n_formats);
+  hipf_test_check_caps ("hipexposure", hipf_test_blur_formats,
+      hipf_test_n_blur_formats);
+}
+
+GST_END_TEST;
+
+/* The 16-bit formats come in system and device memory only: neither pad
+ * template offers them in CUDA memory, in any build. */
+GST_START_TEST (test_wide_caps_memory)
+{
+  static const gchar *wide[] = { "GRAY16_LE", "P010_10LE", "I420_10LE" };
+  static const gchar *pads[] = { "sink", "src" };
+  GstElement *e = gst_element_factory_make ("hipexposure", NULL);
+  guint i, w, p;
+
+  for (p = 0; p < G_N_ELEMENTS (pads); p++) {
+    GstPadTemplate *tmpl =
+        gst_element_class_get_pad_template (GST_ELEMENT_GET_CLASS (e),
+        pads[p]);
+    GstCaps *caps = gst_pad_template_get_caps (tmpl);
+    guint memories = 0;
+
+    for (i = 0; i < gst_caps_get_size (caps); i++) {
+      GstCapsFeatures *f = gst_caps_get_features (caps, i);
+      GstStructure *st = gst_caps_get_structure (caps, i);
+      gboolean cuda = gst_caps_features_contains (f, "memory:CUDAMemory");
+
+      for (w = 0; w < G_N_ELEMENTS (wide); w++) {
+        GstStructure *one = gst_structure_new ("video/x-raw", "format",
+            G_TYPE_STRING, wide[w], NULL);
+        gboolean takes = gst_structure_can_intersect (st, one);
+
+        fail_unless (takes != cuda, "%s: %s %s in %" GST_PTR_FORMAT, pads[p],
+            cuda ? "offers" : "lacks", wide[w], f);
+        gst_structure_free (one);
+      }
+      memories += !cuda;
+    }
+    /* System memory and the plugin's device memory. */
+    fail_unless_equals_int (memories, 2);
+    gst_caps_unref (caps);
+  }
+  gst_object_unref (e);
 }
 
 GST_END_TEST;
@@ -136,6 +179,7 @@ exposure_suite (void)
   tcase_add_test (tc, test_properties);
   tcase_add_test (tc, test_colours);
   tcase_add_test (tc, test_caps);
+  tcase_add_test (tc, test_wide_caps_memory);
   tcase_add_test (tc, test_error_without_device);
   return s;
 }

@@ -268,6 +268,58 @@ GST_END_TEST;
 
 /* Between the elements of a chain the frame stays on the device: it
  * crosses the link once each way. */
+/* hipexposure on each path, every format it takes (the 16-bit ones too),
+ * all three overlays at once; the luma graph on paths that start in
+ * system memory, the RGB graph on the others. */
+GST_START_TEST (test_exposure_paths)
+{
+  guint f, path;
+
+  for (f = 0; f < hipf_test_n_blur_formats; f++) {
+    GstVideoFormat fmt = hipf_test_blur_formats[f];
+
+    for (path = 0; path < 4; path++) {
+      gboolean in_dev = path >= 2, out_dev = path % 2;
+      RefExposure e = { TRUE, TRUE, TRUE, 100, 0, 3, 2, 20, 16, 90, in_dev };
+      gchar *launch = g_strdup_printf ("hipexposure name=e false-color=true "
+          "zebra=true zebra-threshold=%u histogram=true histogram-x=%u "
+          "histogram-y=%u histogram-width=%u histogram-height=%u "
+          "histogram-opacity=%u histogram-mode=%s", e.zebra_threshold,
+          e.graph_x, e.graph_y, e.graph_width, e.graph_height,
+          e.graph_opacity, e.graph_rgb ? "rgb" : "luma");
+      GstHarness *h = hipf_test_path_harness (launch, UPLOAD_BY_BLUR, fmt,
+          WIDTH, HEIGHT, in_dev, out_dev);
+      GstVideoInfo info, exp_info;
+      GstBuffer *in = hipf_test_frame_new (fmt, WIDTH, HEIGHT, PADDING, &info);
+      GstBuffer *out, *exp;
+      GstVideoFrame in_frame, exp_frame;
+      gchar *ctx = g_strdup_printf ("%s, %s",
+          gst_video_format_to_string (fmt), path_names[path]);
+
+      out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+      fail_unless (out != NULL, "%s: no output", ctx);
+      check_path (h, out, in_dev, out_dev, ctx);
+      gst_video_info_set_format (&exp_info, fmt, WIDTH, HEIGHT);
+      exp = gst_buffer_new_allocate (NULL, exp_info.size, NULL);
+      fail_unless (gst_video_frame_map (&in_frame, &info, in, GST_MAP_READ));
+      fail_unless (gst_video_frame_map (&exp_frame, &exp_info, exp,
+              GST_MAP_WRITE));
+      ref_exposure_frame (&in_frame, &exp_frame, &e);
+      gst_video_frame_unmap (&in_frame);
+      check_pixels (out, fmt, &exp_frame, ctx);
+      gst_video_frame_unmap (&exp_frame);
+      gst_buffer_unref (exp);
+      gst_buffer_unref (out);
+      gst_buffer_unref (in);
+      gst_harness_teardown (h);
+      g_free (launch);
+      g_free (ctx);
+    }
+  }
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_chain)
 {
   guint f;
@@ -528,6 +580,7 @@ memory_gpu_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_blur_paths);
   tcase_add_test (tc, test_histogram_paths);
+  tcase_add_test (tc, test_exposure_paths);
   tcase_add_test (tc, test_chain);
   tcase_add_test (tc, test_tee_with_cpu_branch);
   tcase_add_test (tc, test_cpu_write);

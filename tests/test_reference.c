@@ -669,6 +669,171 @@ GST_START_TEST (test_histogram_gray16_by_hand)
 
 GST_END_TEST;
 
+/* Word (x, y) of plane @p of a 16-bit frame. */
+static guint8 *
+word_at (GstVideoFrame * f, guint p, gint x, gint y)
+{
+  return (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (f, p) +
+      y * GST_VIDEO_FRAME_PLANE_STRIDE (f, p) + 2 * x;
+}
+
+static GstBuffer *
+frame_for (GstVideoFormat format, gint w, gint h, GstVideoInfo * info,
+    GstVideoFrame * frame)
+{
+  GstBuffer *buf;
+
+  gst_video_info_set_format (info, format, w, h);
+  buf = gst_buffer_new_allocate (NULL, info->size, NULL);
+  fail_unless (gst_video_frame_map (frame, info, buf, GST_MAP_WRITE));
+  return buf;
+}
+
+/* The overlay's rules on 16-bit samples, answers worked out by hand
+ * (overlay/exposure.h): P010's false colour from its words' ten high bits,
+ * the low six set and ignored, drawn as 10-bit values (the 8-bit colour
+ * times four) with the low six bits 0. Luma 387 (top eight bits 96) is
+ * dark grey, 388 (97) green, 1023 (255) red, 0 purple; in BT.601 limited
+ * range dark grey is Y'CbCr 85, 128, 128, green 117, 70, 55, red 82, 90,
+ * 240, purple 62, 165, 175. */
+GST_START_TEST (test_exposure_p010_false_colour)
+{
+  static const guint luma[2][4] = { {387, 388, 1023, 0}, {388, 387, 0, 1023} };
+  static const guint y_out[2][4] = {
+    {85 * 4, 117 * 4, 82 * 4, 62 * 4}, {117 * 4, 85 * 4, 62 * 4, 82 * 4}
+  };
+  /* Chroma pair 0 follows luma (0, 0), dark grey; pair 1 luma (2, 0), red. */
+  static const guint uv_out[2][2] = { {128 * 4, 128 * 4}, {90 * 4, 240 * 4} };
+  GstVideoInfo info;
+  GstVideoFrame fi, fo;
+  GstBuffer *in = frame_for (GST_VIDEO_FORMAT_P010_10LE, 4, 2, &info, &fi);
+  GstBuffer *out = frame_for (GST_VIDEO_FORMAT_P010_10LE, 4, 2, &info, &fo);
+  RefExposure e = { 0 };
+  gint x, y, c;
+
+  for (y = 0; y < 2; y++)
+    for (x = 0; x < 4; x++)
+      GST_WRITE_UINT16_LE (word_at (&fi, 0, x, y), luma[y][x] << 6 | 0x2a);
+  for (x = 0; x < 4; x++)
+    GST_WRITE_UINT16_LE (word_at (&fi, 1, x, 0), 0x1234);
+  e.false_color = TRUE;
+  ref_exposure_frame (&fi, &fo, &e);
+  for (y = 0; y < 2; y++)
+    for (x = 0; x < 4; x++)
+      fail_unless_equals_int (GST_READ_UINT16_LE (word_at (&fo, 0, x, y)),
+          y_out[y][x] << 6);
+  for (x = 0; x < 2; x++)
+    for (c = 0; c < 2; c++)
+      fail_unless_equals_int (GST_READ_UINT16_LE (word_at (&fo, 1, 2 * x + c,
+                  0)), uv_out[x][c] << 6);
+  gst_video_frame_unmap (&fi);
+  gst_video_frame_unmap (&fo);
+  gst_buffer_unref (in);
+  gst_buffer_unref (out);
+}
+
+GST_END_TEST;
+
+/* I420_10LE's zebra: a sample is bright where its ten low bits reach
+ * threshold 235 in their top eight (940 does, 939 does not), the six
+ * high bits set and ignored. On frame 2, luma positions with x + y < 2
+ * are on the stripe: (0, 0) and (0, 1) turn black, Y 16 * 4 = 64, their
+ * high bits cleared; (1, 0) is not bright; the rest are off the stripe
+ * and keep their words. Chroma block 0 (luma (0, 0)) turns 128 * 4 = 512;
+ * block 1 (luma (2, 0)) is off the stripe. */
+GST_START_TEST (test_exposure_i420_10_zebra)
+{
+  GstVideoInfo info;
+  GstVideoFrame fi, fo;
+  GstBuffer *in = frame_for (GST_VIDEO_FORMAT_I420_10LE, 4, 2, &info, &fi);
+  GstBuffer *out = frame_for (GST_VIDEO_FORMAT_I420_10LE, 4, 2, &info, &fo);
+  RefExposure e = { 0 };
+  gint x, y, p;
+
+  for (y = 0; y < 2; y++)
+    for (x = 0; x < 4; x++)
+      GST_WRITE_UINT16_LE (word_at (&fi, 0, x, y), 0xfc00 |
+          (x == 1 && y == 0 ? 939 : 940));
+  for (p = 1; p < 3; p++)
+    for (x = 0; x < 2; x++)
+      GST_WRITE_UINT16_LE (word_at (&fi, p, x, 0), 0xfc00 | 300);
+  e.zebra = TRUE;
+  e.zebra_threshold = 235;
+  e.frame = 2;
+  ref_exposure_frame (&fi, &fo, &e);
+  for (y = 0; y < 2; y++)
+    for (x = 0; x < 4; x++) {
+      guint want = x + y < 2 && !(x == 1 && y == 0) ? 64 :
+          0xfc00 | (x == 1 && y == 0 ? 939 : 940);
+
+      fail_unless_equals_int (GST_READ_UINT16_LE (word_at (&fo, 0, x, y)),
+          want);
+    }
+  for (p = 1; p < 3; p++) {
+    fail_unless_equals_int (GST_READ_UINT16_LE (word_at (&fo, p, 0, 0)), 512);
+    fail_unless_equals_int (GST_READ_UINT16_LE (word_at (&fo, p, 1, 0)),
+        0xfc00 | 300);
+  }
+  /* A threshold above the top eight bits of 940 leaves the frame alone. */
+  e.zebra_threshold = 236;
+  ref_exposure_frame (&fi, &fo, &e);
+  fail_unless_equals_int (GST_READ_UINT16_LE (word_at (&fo, 0, 0, 0)),
+      0xfc00 | 940);
+  gst_video_frame_unmap (&fi);
+  gst_video_frame_unmap (&fo);
+  gst_buffer_unref (in);
+  gst_buffer_unref (out);
+}
+
+GST_END_TEST;
+
+/* GRAY16_LE's graph: the left half 40 * 257 + 100 (top eight bits 40),
+ * the right 200 * 256 + 255 (200), so bins 40 and 200 hold 2048 samples
+ * each and their columns are full bars. Opaque, bars are white 235 * 257
+ * = 60395 and the rest black 16 * 257 = 4112. At opacity 128 the blend is
+ * in the word's range: over 10380, black (128 * 4112 + 127 * 10380 + 127)
+ * / 255 = 7234 and white 35486; over 51455, black 27691 and white
+ * 55943. */
+GST_START_TEST (test_exposure_gray16_graph)
+{
+  GstVideoInfo info;
+  GstVideoFrame fi, fo;
+  GstBuffer *in = frame_for (GST_VIDEO_FORMAT_GRAY16_LE, 256, 16, &info, &fi);
+  GstBuffer *out = frame_for (GST_VIDEO_FORMAT_GRAY16_LE, 256, 16, &info,
+      &fo);
+  RefExposure e = { 0 };
+  gint x, y;
+
+  for (y = 0; y < 16; y++)
+    for (x = 0; x < 256; x++)
+      GST_WRITE_UINT16_LE (word_at (&fi, 0, x, y), x < 128 ? 40 * 257 + 100 :
+          200 * 256 + 255);
+  e.graph = TRUE;
+  e.graph_width = 256;
+  e.graph_height = 16;
+  e.graph_opacity = 255;
+  ref_exposure_frame (&fi, &fo, &e);
+  for (y = 0; y < 16; y++)
+    for (x = 0; x < 256; x++)
+      fail_unless_equals_int (GST_READ_UINT16_LE (word_at (&fo, 0, x, y)),
+          x == 40 || x == 200 ? 60395 : 4112);
+  e.graph_opacity = 128;
+  ref_exposure_frame (&fi, &fo, &e);
+  for (y = 0; y < 16; y++)
+    for (x = 0; x < 256; x++) {
+      gboolean bar = x == 40 || x == 200;
+
+      fail_unless_equals_int (GST_READ_UINT16_LE (word_at (&fo, 0, x, y)),
+          x < 128 ? (bar ? 35486 : 7234) : (bar ? 55943 : 27691));
+    }
+  gst_video_frame_unmap (&fi);
+  gst_video_frame_unmap (&fo);
+  gst_buffer_unref (in);
+  gst_buffer_unref (out);
+}
+
+GST_END_TEST;
+
 static Suite *
 reference_suite (void)
 {
@@ -687,6 +852,9 @@ reference_suite (void)
   tcase_add_test (tc, test_packed_422_as_y42b);
   tcase_add_test (tc, test_zones);
   tcase_add_test (tc, test_exposure);
+  tcase_add_test (tc, test_exposure_p010_false_colour);
+  tcase_add_test (tc, test_exposure_i420_10_zebra);
+  tcase_add_test (tc, test_exposure_gray16_graph);
   tcase_add_test (tc, test_histogram_rgba);
   tcase_add_test (tc, test_histogram_chroma_roi);
   tcase_add_test (tc, test_histogram_stats);

@@ -23,6 +23,28 @@
  *    three: white), as hipf_exposure_graph_colours() lists. YUV pixels
  *    count the R, G, B of hipf_exposure_yuv_to_rgb() on their Y and their
  *    block's Cb and Cr; GRAY8 pixels count their value in all three.
+ *
+ * Samples of 16 bits (GRAY16_LE, P010_10LE, I420_10LE) follow the same
+ * rules in the 8-bit scale; integers throughout:
+ *  - a sample's value is its word's bits of the format, (w >> shift) &
+ *    (2^depth - 1): P010's ten high bits, I420_10LE's ten low bits (the
+ *    bits above are not part of the sample), all of GRAY16's word;
+ *  - everything decided by luma (band, zebra, the graph's bin) and every
+ *    count of the RGB graph takes the value's top eight bits, v >> (depth
+ *    - 8), so that zebra-threshold and the bands mean what they mean on
+ *    8-bit formats (as hiphistogram's thresholds do); 16-bit YUV pixels
+ *    count the R, G, B of their samples' top eight bits;
+ *  - a colour component c of the 8-bit rules above (palette, black, white,
+ *    neutral chroma) becomes c * colour_scale: c << 2 for the 10-bit
+ *    formats, whose limited range puts black, white and neutral chroma at
+ *    64, 940 and 512 (8-bit codes times four, as BT.709 has them); c * 257
+ *    for GRAY16_LE, the full word (0 to 65535), as GRAY8's c is c / 255 of
+ *    its range. Either way its top eight bits are c again;
+ *  - the graph blends values of the format's range with the 8-bit opacity:
+ *    (a * colour * colour_scale + (255 - a) * v + 127) / 255;
+ *  - a drawn sample is stored as value << shift, the word's other bits 0
+ *    (P010's low six, I420_10LE's high six); a sample that nothing draws
+ *    keeps its word, every bit. Every sample in the graph's box is drawn.
  */
 #ifndef HIPF_EXPOSURE_H
 #define HIPF_EXPOSURE_H
@@ -69,6 +91,10 @@ typedef struct {
   int graph_rgb;
   int u_plane, u_channel, v_plane, v_channel;
   uint8_t graph_colours[8][6];
+  /* The samples (HipfSampleRole channels count samples, not bytes): 1 or
+   * 2 bytes; their value's bits (8, 10 or 16) and its shift in the word;
+   * what an 8-bit colour component is multiplied by (1, 4 or 257). */
+  int sample_bytes, depth, shift, colour_scale;
 } HipfExposureFrame;
 
 /* Device scratch a frame's drawing needs: the counts the graph shows

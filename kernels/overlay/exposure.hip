@@ -10,6 +10,12 @@
  * memory at the block's end) and leaves the graph's box alone; a one-block
  * launch turns the counts into bar heights and a launch over the box
  * draws it. The frame is thus read once whatever is drawn.
+ *
+ * The kernels are templates on the sample type: 16-bit samples (at most
+ * two a pixel, so a pixel still fits a 32-bit word) read their value out of
+ * the word, decide by its top eight bits and scale the 8-bit colours into
+ * their range (Samples<> below); the 8-bit instances are the code they
+ * were.
  */
 #include "hipf-device.cuh"
 #include "overlay/exposure.h"
@@ -31,54 +37,123 @@ __host__ __device__ inline uint16_t *heights_of (void *scratch)
       kGraphWords);
 }
 
+/* The blend, in the samples' own range (a: 0 - 255). */
 __device__ inline int blend (int colour, int v, int a)
 {
   return (a * colour + (255 - a) * v + 127) / 255;
 }
 
-/* Up to four bytes of a pixel, byte k of the word being channel k. */
+/* What the sample type changes (exposure.h has the rules): a sample's value
+ * from its word, the value's top eight bits, an 8-bit colour component in
+ * the value's range, and the word a drawn value is stored as. */
+template <typename T> struct Samples;
+
+template <> struct Samples<uint8_t>
+{
+  static constexpr int kBits = 8;
+  __device__ static int value (uint32_t word, const HipfExposureFrame &)
+  {
+    return (int) word;
+  }
+  __device__ static int top8 (int v, const HipfExposureFrame &)
+  {
+    return v;
+  }
+  __device__ static int colour (int c, const HipfExposureFrame &)
+  {
+    return c;
+  }
+  __device__ static uint32_t word (int v, const HipfExposureFrame &)
+  {
+    return (uint32_t) v;
+  }
+};
+
+template <> struct Samples<uint16_t>
+{
+  static constexpr int kBits = 16;
+  __device__ static int value (uint32_t word, const HipfExposureFrame & f)
+  {
+    return (int) (word >> f.shift) & ((1 << f.depth) - 1);
+  }
+  __device__ static int top8 (int v, const HipfExposureFrame & f)
+  {
+    return v >> (f.depth - 8);
+  }
+  __device__ static int colour (int c, const HipfExposureFrame & f)
+  {
+    return c * f.colour_scale;
+  }
+  __device__ static uint32_t word (int v, const HipfExposureFrame & f)
+  {
+    return (uint32_t) v << f.shift;
+  }
+};
+
+template <typename T>
+constexpr uint32_t kSampleMask = (1u << Samples<T>::kBits) - 1;
+
+/* A pixel's samples (at most four bytes), sample k at bit kBits * k of the
+ * word. */
+template <typename T>
 __device__ inline uint32_t load_pixel (const uint8_t * at, int channels)
 {
-  if (channels == 4)
+  if (channels * (int) sizeof (T) == 4)
     return *reinterpret_cast<const uint32_t *>(at);
+  const T *s = reinterpret_cast<const T *>(at);
   uint32_t px = 0;
   for (int k = 0; k < channels; ++k)
-    px |= (uint32_t) at[k] << (8 * k);
+    px |= (uint32_t) s[k] << (Samples<T>::kBits * k);
   return px;
 }
 
+template <typename T>
 __device__ inline void store_pixel (uint8_t * at, int channels, uint32_t px)
 {
-  if (channels == 4) {
+  if (channels * (int) sizeof (T) == 4) {
     *reinterpret_cast<uint32_t *>(at) = px;
     return;
   }
+  T *s = reinterpret_cast<T *>(at);
   for (int k = 0; k < channels; ++k)
-    at[k] = (uint8_t) (px >> (8 * k));
+    s[k] = (T) (px >> (Samples<T>::kBits * k));
 }
 
-__device__ inline int byte_of (uint32_t px, int k)
+template <typename T>
+__device__ inline int sample_of (uint32_t px, int k)
 {
-  return (px >> (8 * k)) & 0xff;
+  return (px >> (Samples<T>::kBits * k)) & kSampleMask<T>;
 }
 
-/* The luma that decides sample (x, y) of plane @plane, whose bytes are
- * @px: its own where the plane holds luma, else plane 0's at the sample's
- * luma position. */
+/* The top eight bits of the value of the sample at @at. */
+template <typename T>
+__device__ inline int top8_at (const HipfExposureFrame & f,
+    const uint8_t * at)
+{
+  using S = Samples<T>;
+  return S::top8 (S::value (*reinterpret_cast<const T *>(at), f), f);
+}
+
+/* The luma that decides sample (x, y) of plane @plane, whose samples are
+ * @px, in the 8-bit scale: its own where the plane holds luma, else plane
+ * 0's at the sample's luma position. */
+template <typename T>
 __device__ inline int luma_for (const HipfExposureFrame & f, int plane,
     uint32_t px, const uint8_t * src, int x, int y)
 {
+  using S = Samples<T>;
   if (plane == 0) {
     if (f.luma_offset >= 0)
-      return byte_of (px, f.luma_offset);
-    return (77 * byte_of (px, f.rgb_offset[0]) +
-        150 * byte_of (px, f.rgb_offset[1]) +
-        29 * byte_of (px, f.rgb_offset[2]) + 128) >> 8;
+      return S::top8 (S::value (sample_of<T> (px, f.luma_offset), f), f);
+    return (77 * sample_of<T> (px, f.rgb_offset[0]) +
+        150 * sample_of<T> (px, f.rgb_offset[1]) +
+        29 * sample_of<T> (px, f.rgb_offset[2]) + 128) >> 8;
   }
   const HipfExposurePlane & l = f.planes[0];
   const HipfExposurePlane & p = f.planes[plane];
-  return src[l.offset + (size_t) (y << p.h_sub) * l.pitch +
-      (size_t) (x << p.w_sub) * l.channels + f.luma_offset];
+  return top8_at<T> (f, src + (l.offset + (size_t) (y << p.h_sub) * l.pitch +
+          (size_t) (x << p.w_sub) * l.channels * sizeof (T) +
+          f.luma_offset * sizeof (T)));
 }
 
 /* Whether sample (x, y) of plane @p lies in the graph's box. */
@@ -90,7 +165,9 @@ __device__ inline bool in_box (const HipfExposureFrame & f,
       && gy < f.graph_height;
 }
 
-/* The pixel @px of sample (x, y) of plane @plane, drawn. */
+/* The pixel @px of sample (x, y) of plane @plane, drawn (in the box: every
+ * sample is drawn). */
+template <typename T>
 __device__ inline uint32_t shade (const HipfExposureFrame & f, int plane,
     uint32_t px, int luma, int x, int y, const uint16_t * heights)
 {
@@ -111,6 +188,8 @@ __device__ inline uint32_t shade (const HipfExposureFrame & f, int plane,
       (above < heights[HIPF_HISTOGRAM_VALUES + bin]) << 1 |
       (above < heights[2 * HIPF_HISTOGRAM_VALUES + bin]) : 0;
 
+  using S = Samples<T>;
+  constexpr int bits = S::kBits;
   uint32_t out = px;
   for (int k = 0; k < p.channels; ++k) {
     const int role = p.roles[k];
@@ -118,25 +197,27 @@ __device__ inline uint32_t shade (const HipfExposureFrame & f, int plane,
       continue;
     const int chroma = role == HIPF_ROLE_U || role == HIPF_ROLE_V;
     const int luma_role = role == HIPF_ROLE_Y;
-    int v = byte_of (px, k);
+    int v = S::value (sample_of<T> (px, k), f);
     if (f.false_color)
-      v = f.palette[band][role - HIPF_ROLE_R];
+      v = S::colour (f.palette[band][role - HIPF_ROLE_R], f);
     if (zebra)
-      v = chroma ? 128 : luma_role ? 16 : 0;
+      v = S::colour (chroma ? 128 : luma_role ? 16 : 0, f);
     if (graph && f.graph_rgb)
-      v = blend (f.graph_colours[bars][role - HIPF_ROLE_R], v,
+      v = blend (S::colour (f.graph_colours[bars][role - HIPF_ROLE_R], f), v,
           f.graph_opacity);
     else if (graph)
-      v = blend (chroma ? 128 : luma_role ? (bar ? 235 : 16) :
-          (bar ? 255 : 0), v, f.graph_opacity);
-    out = (out & ~(0xffu << (8 * k))) | ((uint32_t) v << (8 * k));
+      v = blend (S::colour (chroma ? 128 : luma_role ? (bar ? 235 : 16) :
+              (bar ? 255 : 0), f), v, f.graph_opacity);
+    out = (out & ~(kSampleMask<T> << (bits * k))) | (S::word (v, f) <<
+        (bits * k));
   }
   return out;
 }
 
-/* A plane's drawing outside the box, as byte masks of its pixels: the
- * bytes kept (alpha, padding), zebra's black, and each luma's false
- * colour. Built once a block, so that a pixel costs a table read. */
+/* A plane's drawing outside the box, as sample masks of its pixels: the
+ * samples kept (alpha, padding), zebra's black, and each luma's false
+ * colour (luma in the 8-bit scale). Built once a block, so that a pixel
+ * costs a table read. */
 struct PlaneLook
 {
   uint32_t keep;
@@ -144,9 +225,12 @@ struct PlaneLook
   uint32_t colour[HIPF_HISTOGRAM_VALUES];
 };
 
+template <typename T>
 __device__ inline void plane_look_init (const HipfExposureFrame & f,
     const HipfExposurePlane & p, PlaneLook & look)
 {
+  using S = Samples<T>;
+  constexpr int bits = S::kBits;
   for (int luma = threadIdx.x; luma < HIPF_HISTOGRAM_VALUES;
       luma += blockDim.x) {
     int band = 0;
@@ -156,13 +240,14 @@ __device__ inline void plane_look_init (const HipfExposureFrame & f,
     for (int k = 0; k < p.channels; ++k) {
       const int role = p.roles[k];
       if (role == HIPF_ROLE_KEEP) {
-        keep |= 0xffu << (8 * k);
+        keep |= kSampleMask<T> << (bits * k);
         continue;
       }
       const int chroma = role == HIPF_ROLE_U || role == HIPF_ROLE_V;
-      colour |= (uint32_t) f.palette[band][role - HIPF_ROLE_R] << (8 * k);
-      black |= (uint32_t) (chroma ? 128 : role == HIPF_ROLE_Y ? 16 : 0)
-          << (8 * k);
+      colour |= S::word (S::colour (f.palette[band][role - HIPF_ROLE_R], f),
+          f) << (bits * k);
+      black |= S::word (S::colour (chroma ? 128 : role == HIPF_ROLE_Y ? 16 :
+              0, f), f) << (bits * k);
     }
     look.colour[luma] = colour;
     if (luma == 0) {
@@ -208,18 +293,23 @@ __device__ inline void count_luma (uint32_t * hist, int luma)
  * by plane, band and channel, it would otherwise be copied out of the
  * kernel's parameters for every thread. */
 /* Sample @channel (plane, channel) of YUV pixel (x, y) of plane 0, whose
- * bytes are @px: its own, or its block's in a chroma plane. */
+ * samples are @px, in the 8-bit scale: its own, or its block's in a
+ * chroma plane. */
+template <typename T>
 __device__ inline int chroma_at (const HipfExposureFrame & f, int plane,
     int channel, uint32_t px, const uint8_t * src, int x, int y)
 {
+  using S = Samples<T>;
   if (plane == 0)
-    return byte_of (px, channel);
+    return S::top8 (S::value (sample_of<T> (px, channel), f), f);
   const HipfExposurePlane & c = f.planes[plane];
-  return src[c.offset + (size_t) (y >> c.h_sub) * c.pitch +
-      (size_t) (x >> c.w_sub) * c.channels + channel];
+  return top8_at<T> (f, src + (c.offset + (size_t) (y >> c.h_sub) * c.pitch +
+          (size_t) (x >> c.w_sub) * c.channels * sizeof (T) +
+          channel * sizeof (T)));
 }
 
 /* Counts pixel (x, y) of plane 0 into the graph's counters. */
+template <typename T>
 __device__ inline void count_pixel (const HipfExposureFrame & f,
     uint32_t * hist, uint32_t px, int luma, const uint8_t * src, int x,
     int y)
@@ -231,12 +321,12 @@ __device__ inline void count_pixel (const HipfExposureFrame & f,
   int rgb[3];
   if (f.luma_offset < 0) {
     for (int c = 0; c < 3; ++c)
-      rgb[c] = byte_of (px, f.rgb_offset[c]);
+      rgb[c] = sample_of<T> (px, f.rgb_offset[c]);
   } else if (f.u_plane < 0) {
     rgb[0] = rgb[1] = rgb[2] = luma;
   } else {
-    hipf_exposure_yuv_to_rgb (luma, chroma_at (f, f.u_plane, f.u_channel,
-            px, src, x, y), chroma_at (f, f.v_plane, f.v_channel, px, src,
+    hipf_exposure_yuv_to_rgb (luma, chroma_at<T> (f, f.u_plane, f.u_channel,
+            px, src, x, y), chroma_at<T> (f, f.v_plane, f.v_channel, px, src,
             x, y), rgb);
   }
   for (int c = 0; c < 3; ++c)
@@ -247,7 +337,7 @@ template <bool COUNT>
 constexpr size_t kDrawShared = sizeof (HipfExposureFrame) +
     sizeof (PlaneLook) + sizeof (uint32_t) * (COUNT ? kGraphWords : 1);
 
-template <bool COUNT>
+template <bool COUNT, typename T>
 __global__ void __launch_bounds__ (kDrawThreads)
 draw_frame (HipfExposureFrame frame, const uint8_t * __restrict__ src,
     uint8_t * __restrict__ dst, uint32_t * __restrict__ counts)
@@ -264,20 +354,20 @@ draw_frame (HipfExposureFrame frame, const uint8_t * __restrict__ src,
 
   const int plane = blockIdx.y;
   const HipfExposurePlane & p = f.planes[plane];
-  plane_look_init (f, p, look);
+  plane_look_init<T> (f, p, look);
   __syncthreads ();
   for (int y = blockIdx.x; y < p.height; y += gridDim.x) {
     const uint8_t *row = src + p.offset + (size_t) y * p.pitch;
     uint8_t *out = dst + p.offset + (size_t) y * p.pitch;
     for (int x = threadIdx.x; x < p.width; x += blockDim.x) {
-      const uint32_t px = load_pixel (row + (size_t) x * p.channels,
-          p.channels);
-      const int luma = luma_for (f, plane, px, src, x, y);
+      const size_t at = (size_t) x * p.channels * sizeof (T);
+      const uint32_t px = load_pixel<T> (row + at, p.channels);
+      const int luma = luma_for<T> (f, plane, px, src, x, y);
       if (COUNT && plane == 0)
-        count_pixel (f, hist, px, luma, src, x, y);
+        count_pixel<T> (f, hist, px, luma, src, x, y);
       if (COUNT && in_box (f, p, x, y))
         continue;
-      store_pixel (out + (size_t) x * p.channels, p.channels,
+      store_pixel<T> (out + at, p.channels,
           shade_outside (f, p, look, px, luma, x, y));
     }
   }
@@ -314,6 +404,7 @@ bar_heights (const uint32_t * __restrict__ counts, int graphs, int height,
 
 /* The samples of plane blockIdx.y inside the graph's box, plane columns
  * [x0, x0 + blockDim.x * gridDim.x) cut to the box, rows by blockIdx.z. */
+template <typename T>
 __global__ void __launch_bounds__ (kDrawThreads)
 draw_box (HipfExposureFrame frame, const uint8_t * __restrict__ src,
     uint8_t * __restrict__ dst, const uint16_t * __restrict__ heights)
@@ -337,11 +428,51 @@ draw_box (HipfExposureFrame frame, const uint8_t * __restrict__ src,
     return;
   for (int y = y0 + blockIdx.z; y < y1; y += gridDim.z) {
     const size_t at = p.offset + (size_t) y * p.pitch +
-        (size_t) x * p.channels;
-    const uint32_t px = load_pixel (src + at, p.channels);
-    store_pixel (dst + at, p.channels, shade (f, plane, px,
-            luma_for (f, plane, px, src, x, y), x, y, heights));
+        (size_t) x * p.channels * sizeof (T);
+    const uint32_t px = load_pixel<T> (src + at, p.channels);
+    store_pixel<T> (dst + at, p.channels, shade<T> (f, plane, px,
+            luma_for<T> (f, plane, px, src, x, y), x, y, heights));
   }
+}
+
+/* The launches of one frame of samples of type T. */
+template <typename T>
+hipError_t draw (const HipfDeviceLimits * limits,
+    const HipfExposureFrame * frame, const uint8_t * src, uint8_t * dst,
+    void *scratch, hipStream_t stream)
+{
+  int height = 0, width = 0;
+  for (int p = 0; p < frame->n_planes; ++p) {
+    height = height > frame->planes[p].height ? height :
+        frame->planes[p].height;
+    width = width > frame->planes[p].width ? width : frame->planes[p].width;
+  }
+  uint32_t *counts = static_cast<uint32_t *>(scratch);
+  if (!frame->graph) {
+    const int grid = persistent_grid (limits, draw_frame<false, T>,
+        kDrawThreads, 0, height, kDrawShared<false>);
+    draw_frame<false, T> <<<dim3 (grid, frame->n_planes), kDrawThreads, 0,
+        stream>>> (*frame, src, dst, counts);
+    return hipGetLastError ();
+  }
+  const int graphs = frame->graph_rgb ? 3 : 1;
+  hipError_t err = hipMemsetAsync (counts, 0,
+      graphs * HIPF_HISTOGRAM_VALUES * sizeof (uint32_t), stream);
+  if (err != hipSuccess)
+    return err;
+  const int grid = persistent_grid (limits, draw_frame<true, T>,
+      kDrawThreads, 0, height, kDrawShared<true>);
+  draw_frame<true, T> <<<dim3 (grid, frame->n_planes), kDrawThreads, 0,
+      stream>>> (*frame, src, dst, counts);
+  bar_heights <<<1, HIPF_HISTOGRAM_VALUES, 0, stream>>> (counts, graphs,
+      frame->graph_height, heights_of (scratch));
+  const int box_w = frame->graph_width < width ? frame->graph_width : width;
+  const int box_h = frame->graph_height < height ? frame->graph_height :
+      height;
+  draw_box<T> <<<dim3 (ceil_div (box_w, kDrawThreads), frame->n_planes,
+      box_h), kDrawThreads, 0, stream>>> (*frame, src, dst,
+      heights_of (scratch));
+  return hipGetLastError ();
 }
 
 }                               // namespace
@@ -357,36 +488,19 @@ hipf_exposure_draw (const HipfDeviceLimits * limits,
       || (frame->graph && (frame->graph_width < 1 || frame->graph_height < 1
               || frame->graph_height > 65535)))
     return hipErrorInvalidValue;
-  int height = 0, width = 0;
-  for (int p = 0; p < frame->n_planes; ++p) {
-    height = height > frame->planes[p].height ? height :
-        frame->planes[p].height;
-    width = width > frame->planes[p].width ? width : frame->planes[p].width;
-  }
-  uint32_t *counts = static_cast<uint32_t *>(scratch);
-  if (!frame->graph) {
-    const int grid = hipf::persistent_grid (limits, hipf::draw_frame<false>,
-        hipf::kDrawThreads, 0, height, hipf::kDrawShared<false>);
-    hipf::draw_frame<false> <<<dim3 (grid, frame->n_planes),
-        hipf::kDrawThreads, 0, stream>>> (*frame, src, dst, counts);
-    return hipGetLastError ();
-  }
-  const int graphs = frame->graph_rgb ? 3 : 1;
-  hipError_t err = hipMemsetAsync (counts, 0,
-      graphs * HIPF_HISTOGRAM_VALUES * sizeof (uint32_t), stream);
-  if (err != hipSuccess)
-    return err;
-  const int grid = hipf::persistent_grid (limits, hipf::draw_frame<true>,
-      hipf::kDrawThreads, 0, height, hipf::kDrawShared<true>);
-  hipf::draw_frame<true> <<<dim3 (grid, frame->n_planes),
-      hipf::kDrawThreads, 0, stream>>> (*frame, src, dst, counts);
-  hipf::bar_heights <<<1, HIPF_HISTOGRAM_VALUES, 0, stream>>> (counts,
-      graphs, frame->graph_height, hipf::heights_of (scratch));
-  const int box_w = frame->graph_width < width ? frame->graph_width : width;
-  const int box_h = frame->graph_height < height ? frame->graph_height :
-      height;
-  hipf::draw_box <<<dim3 (hipf::ceil_div (box_w, hipf::kDrawThreads),
-      frame->n_planes, box_h), hipf::kDrawThreads, 0, stream>>> (*frame, src,
-      dst, hipf::heights_of (scratch));
-  return hipGetLastError ();
+  if (frame->sample_bytes == 1 && frame->depth == 8 && frame->shift == 0
+      && frame->colour_scale == 1)
+    return hipf::draw<uint8_t> (limits, frame, src, dst, scratch, stream);
+  /* 16-bit samples: a value of 8 to 16 bits inside the word, an 8-bit
+   * colour scaled no further than the value's range; at most two samples
+   * a pixel, so that a pixel fits one 32-bit word. */
+  for (int p = 0; p < frame->n_planes; ++p)
+    if (frame->planes[p].channels > 2)
+      return hipErrorInvalidValue;
+  if (frame->sample_bytes != 2 || frame->depth < 8 || frame->depth > 16
+      || frame->shift < 0 || frame->shift + frame->depth > 16
+      || frame->colour_scale < 1
+      || 255 * frame->colour_scale >= 1 << frame->depth)
+    return hipErrorInvalidValue;
+  return hipf::draw<uint16_t> (limits, frame, src, dst, scratch, stream);
 }
