@@ -470,19 +470,129 @@ random_wide_mask (GRand * rand, HipfConvolveMask * m, gint w, gint h,
   m->offset = g_rand_int_range (rand, -40, 168);
 }
 
+/* Whether the tensor cores take masks up to HIPF_CONVOLVE_MAX_SIDE here:
+ * NVIDIA from compute capability 8.0 on. */
+static gboolean
+tensor_expected (void)
+{
+#if defined(HIPF_PLATFORM_NVIDIA)
+  gint major = 0;
+
+  fail_unless (hipDeviceGetAttribute (&major,
+          hipDeviceAttributeComputeCapabilityMajor, 0) == hipSuccess);
+  return major >= 8;
+#else
+  return FALSE;
+#endif
+}
+
+/* A plane in device memory, its reference output and the run's. */
+typedef struct
+{
+  gint ch, w, h;
+  gsize pitch, bytes;
+  guint8 *in, *want, *got, *dev_in, *dev_out;
+} PathPlane;
+
+static void
+path_plane_init (PathPlane * pp, GRand * rand, gint ch, gint w, gint h,
+    gsize padding, hipStream_t stream)
+{
+  gsize i;
+
+  pp->ch = ch;
+  pp->w = w;
+  pp->h = h;
+  pp->pitch = (gsize) w * ch + padding;
+  pp->bytes = pp->pitch * h;
+  pp->in = g_malloc (pp->bytes);
+  pp->want = g_malloc0 (pp->bytes);
+  pp->got = g_malloc (pp->bytes);
+  for (i = 0; i < pp->bytes; i++)
+    pp->in[i] = g_rand_int_range (rand, 0, 256);
+  fail_unless (hipMalloc ((void **) &pp->dev_in, pp->bytes) == hipSuccess);
+  fail_unless (hipMalloc ((void **) &pp->dev_out, pp->bytes) == hipSuccess);
+  fail_unless (hipMemcpyAsync (pp->dev_in, pp->in, pp->bytes,
+          hipMemcpyHostToDevice, stream) == hipSuccess);
+}
+
+static void
+path_plane_clear (PathPlane * pp)
+{
+  fail_unless (hipFree (pp->dev_in) == hipSuccess);
+  fail_unless (hipFree (pp->dev_out) == hipSuccess);
+  g_free (pp->in);
+  g_free (pp->want);
+  g_free (pp->got);
+}
+
+/* Runs @mask on @pp through @plane's path, against pp->want. Returns
+ * whether the path ran: a path may refuse only a mask it cannot take
+ * (the tensor cores: wider than HIPF_CONVOLVE_MAX_SIDE, or no tensor
+ * cores). */
+static gboolean
+check_path (const HipfDeviceLimits * limits, hipStream_t stream,
+    const HipfConvolvePlane * plane, const HipfConvolveMask * mask,
+    void *scratch, PathPlane * pp, const gchar * what)
+{
+  const gboolean fits = mask->separable ?
+      mask->n_x <= HIPF_CONVOLVE_MAX_SIDE && mask->n_y <= HIPF_CONVOLVE_MAX_SIDE
+      : TRUE;
+  gchar *where = NULL;
+  hipError_t err;
+  gsize i;
+  gint y;
+
+  fail_unless (hipMemsetAsync (pp->dev_out, 0xa5, pp->bytes, stream) ==
+      hipSuccess);
+  err = hipf_convolve_run (limits, plane, mask, pp->dev_in, pp->pitch,
+      pp->dev_out, pp->pitch, scratch, stream);
+  if (err == hipErrorInvalidValue) {
+    switch (plane->path) {
+      case HIPF_CONVOLVE_TENSOR:
+        fail_unless (!fits || !tensor_expected (),
+            "%s: the tensor cores refused a mask they take", what);
+        break;
+      case HIPF_CONVOLVE_DIRECT:
+        fail_unless (mask->separable, "%s: the direct kernel refused", what);
+        break;
+      default:
+        fail_unless (!mask->separable, "%s: the passes refused", what);
+        break;
+    }
+    return FALSE;
+  }
+  fail_unless (err == hipSuccess, "%s: %s", what, hipGetErrorString (err));
+  fail_unless (hipMemcpyAsync (pp->got, pp->dev_out, pp->bytes,
+          hipMemcpyDeviceToHost, stream) == hipSuccess);
+  fail_unless (hipStreamSynchronize (stream) == hipSuccess);
+  for (y = 0; y < pp->h && !where; y++)
+    for (i = 0; i < (gsize) pp->w * pp->ch && !where; i++)
+      if (pp->got[y * pp->pitch + i] != pp->want[y * pp->pitch + i])
+        where = g_strdup_printf ("(%d, %d) channel %d: %u, not %u",
+            (gint) (i / pp->ch), y, (gint) (i % pp->ch),
+            pp->got[y * pp->pitch + i], pp->want[y * pp->pitch + i]);
+  fail_unless (where == NULL, "path %d, %s: %s (seed %u)", plane->path, what,
+      where, hipf_test_seed ());
+  return TRUE;
+}
+
 /* Each kernel that takes a mask, called directly: the tensor cores', the
  * direct one (what devices without tensor cores run) and the separable
  * passes, on planes of one to four channels with odd sizes and pitches
- * on and off word bounds, every border, taps of one to four digits. */
+ * on and off the bounds the wide loads need, every border, taps of one
+ * to four digits. */
 GST_START_TEST (test_paths)
 {
   static const gint masks[][3] = { {3, 3, 0}, {5, 5, 0}, {7, 1, 0},
   {15, 15, 0}, {25, 9, 0}, {27, 27, 0}, {31, 31, 0}, {1, 31, 0}, {3, 3, 1},
   {31, 29, 1}, {61, 61, 1}
   };
-  /* channels, width, height, bytes past each row */
+  /* channels, width, height, bytes past each row: the last three rows
+   * on 16-, 8- and 4-byte bounds, as 4-, 2- and 1-channel loads want. */
   static const gint planes[][4] = { {4, 300, 70, 8}, {4, 131, 19, 3},
-  {1, 130, 37, 0}, {3, 129, 33, 5}, {2, 257, 35, 1}, {4, 2, 40, 0}
+  {1, 130, 37, 0}, {3, 129, 33, 5}, {2, 257, 35, 1}, {4, 2, 40, 0},
+  {4, 200, 45, 0}, {2, 132, 29, 0}, {1, 260, 41, 0}
   };
   static const HipfConvolvePath paths[] = { HIPF_CONVOLVE_TENSOR,
     HIPF_CONVOLVE_DIRECT, HIPF_CONVOLVE_SEPARABLE
@@ -501,25 +611,15 @@ GST_START_TEST (test_paths)
       hipSuccess);
   for (pl = 0; pl < G_N_ELEMENTS (planes); pl++) {
     const gint ch = planes[pl][0], w = planes[pl][1], h = planes[pl][2];
-    const gsize pitch = (gsize) w * ch + planes[pl][3];
-    const gsize bytes = pitch * h;
-    guint8 *in = g_malloc (bytes), *want = g_malloc0 (bytes),
-        *got = g_malloc (bytes);
-    RefPlane src = { in, (gint) pitch, w, h, ch };
-    RefPlane dst = { want, (gint) pitch, w, h, ch };
-    guint8 *dev_in, *dev_out;
-    void *scratch;
-    gsize i;
+    PathPlane pp;
 
-    for (i = 0; i < bytes; i++)
-      in[i] = g_rand_int_range (rand, 0, 256);
-    fail_unless (hipMalloc ((void **) &dev_in, bytes) == hipSuccess);
-    fail_unless (hipMalloc ((void **) &dev_out, bytes) == hipSuccess);
-    fail_unless (hipMemcpyAsync (dev_in, in, bytes, hipMemcpyHostToDevice,
-            stream) == hipSuccess);
+    path_plane_init (&pp, rand, ch, w, h, planes[pl][3], stream);
     for (k = 0; k < G_N_ELEMENTS (masks); k++) {
       const gint digits = 1 + (pl + k) % 4;
       HipfConvolvePlane plane = { w, h, ch, (1u << ch) - 1 };
+      RefPlane src = { pp.in, (gint) pp.pitch, w, h, ch };
+      RefPlane dst = { pp.want, (gint) pp.pitch, w, h, ch };
+      void *scratch;
 
       /* Channel 0 copied on some planes, as luma-only leaves chroma. */
       if (ch > 1 && k % 3 == 1)
@@ -529,59 +629,71 @@ GST_START_TEST (test_paths)
       fail_unless (hipMalloc (&scratch, hipf_convolve_scratch_size (&plane,
                   mask)) == hipSuccess);
       for (b = 0; b < G_N_ELEMENTS (borders); b++) {
+        gchar *what = g_strdup_printf ("%d channels %dx%d pitch %"
+            G_GSIZE_FORMAT ", %s%dx%d mask of %d digits, %s border", ch, w, h,
+            pp.pitch, mask->separable ? "separable " : "", masks[k][0],
+            masks[k][1], digits, ref_border_nicks[borders[b]]);
+
         plane.border = (HipfBorderMode) borders[b];
         ref_convolve_plane (&src, &dst, mask, borders[b], plane.channel_mask);
         for (t = 0; t < G_N_ELEMENTS (paths); t++) {
-          hipError_t err;
-          gchar *where = NULL;
-          gint y;
-
           plane.path = paths[t];
-          fail_unless (hipMemsetAsync (dev_out, 0xa5, bytes, stream) ==
-              hipSuccess);
-          err = hipf_convolve_run (&limits, &plane, mask, dev_in, pitch,
-              dev_out, pitch, scratch, stream);
-          if (err == hipErrorInvalidValue) {
-            /* Only where the path cannot take the mask. */
-            fail_unless (paths[t] != HIPF_CONVOLVE_SEPARABLE || !mask->separable);
-            fail_unless (paths[t] != HIPF_CONVOLVE_DIRECT || mask->separable);
-            continue;
-          }
-          fail_unless (err == hipSuccess, "%s", hipGetErrorString (err));
-          fail_unless (hipMemcpyAsync (got, dev_out, bytes,
-                  hipMemcpyDeviceToHost, stream) == hipSuccess);
-          fail_unless (hipStreamSynchronize (stream) == hipSuccess);
-          tensor |= paths[t] == HIPF_CONVOLVE_TENSOR;
-          for (y = 0; y < h && !where; y++)
-            for (i = 0; i < (gsize) w * ch && !where; i++)
-              if (got[y * pitch + i] != want[y * pitch + i])
-                where = g_strdup_printf ("(%d, %d) channel %d: %u, not %u",
-                    (gint) (i / ch), y, (gint) (i % ch),
-                    got[y * pitch + i], want[y * pitch + i]);
-          fail_unless (where == NULL, "path %d, %d channels %dx%d pitch %"
-              G_GSIZE_FORMAT ", %s%dx%d mask of %d digits, %s border: %s "
-              "(seed %u)", paths[t], ch, w, h, pitch, mask->separable ?
-              "separable " : "", masks[k][0], masks[k][1], digits,
-              ref_border_nicks[borders[b]], where, hipf_test_seed ());
+          if (check_path (&limits, stream, &plane, mask, scratch, &pp, what))
+            tensor |= paths[t] == HIPF_CONVOLVE_TENSOR;
         }
+        g_free (what);
       }
       fail_unless (hipFree (scratch) == hipSuccess);
     }
-    fail_unless (hipFree (dev_in) == hipSuccess);
-    fail_unless (hipFree (dev_out) == hipSuccess);
-    g_free (in);
-    g_free (want);
-    g_free (got);
+    path_plane_clear (&pp);
   }
-#if defined(HIPF_PLATFORM_NVIDIA)
-  {
-    gint major = 0;
-    /* Compute capability 8.0 on: the tensor cores must have run. */
-    fail_unless (hipDeviceGetAttribute (&major,
-            hipDeviceAttributeComputeCapabilityMajor, 0) == hipSuccess);
-    fail_unless (tensor || major < 8);
+  fail_unless (tensor || !tensor_expected ());
+  fail_unless (hipHostFree (mask) == hipSuccess);
+  fail_unless (hipStreamDestroy (stream) == hipSuccess);
+}
+
+GST_END_TEST;
+
+/* Planes taller than a grid is high at every kernel's rows a block (the
+ * direct kernel's 32, the column pass's 64, the tensor cores' 32): each
+ * deals its tiles out to the grid's rows. */
+GST_START_TEST (test_tall_planes)
+{
+  static const HipfConvolvePath paths[] = { HIPF_CONVOLVE_TENSOR,
+    HIPF_CONVOLVE_DIRECT, HIPF_CONVOLVE_SEPARABLE
+  };
+  const gint h = 65535 * 64 + 77;
+  GRand *rand = hipf_test_rand ();
+  HipfDeviceLimits limits;
+  HipfConvolveMask *mask;
+  hipStream_t stream;
+  PathPlane pp;
+  guint s, t;
+
+  fail_unless (hipf_device_limits_query (0, &limits) == hipSuccess);
+  fail_unless (hipStreamCreateWithFlags (&stream, hipStreamNonBlocking) ==
+      hipSuccess);
+  fail_unless (hipHostMalloc ((void **) &mask, sizeof (*mask), 0) ==
+      hipSuccess);
+  path_plane_init (&pp, rand, 1, 3, h, 1, stream);
+  for (s = 0; s < 2; s++) {
+    HipfConvolvePlane plane = { 3, h, 1, 1, HIPF_BORDER_MIRROR };
+    RefPlane src = { pp.in, (gint) pp.pitch, 3, h, 1 };
+    RefPlane dst = { pp.want, (gint) pp.pitch, 3, h, 1 };
+    void *scratch;
+
+    random_wide_mask (rand, mask, 3, 5, s, 2);
+    fail_unless (hipMalloc (&scratch, hipf_convolve_scratch_size (&plane,
+                mask)) == hipSuccess);
+    ref_convolve_plane (&src, &dst, mask, REF_BORDER_MIRROR, 1);
+    for (t = 0; t < G_N_ELEMENTS (paths); t++) {
+      plane.path = paths[t];
+      check_path (&limits, stream, &plane, mask, scratch, &pp,
+          s ? "tall plane, separable 3x5" : "tall plane, 3x5");
+    }
+    fail_unless (hipFree (scratch) == hipSuccess);
   }
-#endif
+  path_plane_clear (&pp);
   fail_unless (hipHostFree (mask) == hipSuccess);
   fail_unless (hipStreamDestroy (stream) == hipSuccess);
 }
@@ -602,6 +714,7 @@ convolve_gpu_suite (void)
   tcase_add_test (tc, test_weight_bound);
   tcase_add_test (tc, test_masks_in_flight);
   tcase_add_test (tc, test_paths);
+  tcase_add_test (tc, test_tall_planes);
   return s;
 }
 

@@ -21,11 +21,12 @@ bool mma_available ();
  * digit is one more pass of the tensor-core kernel. */
 int tap_digits (const HipfConvolveMask * mask);
 
-/* ---- tensor-core 2D kernel (mma.hip) ---- */
+/* ---- tensor-core 2D kernel (mma.hip): @digits as tap_digits() gives
+ * them ---- */
 hipError_t run_mma (const HipfDeviceLimits * limits,
     const HipfConvolvePlane * plane, const HipfConvolveMask * mask,
-    const uint8_t * src, size_t src_pitch, uint8_t * dst, size_t dst_pitch,
-    const int *taps, hipStream_t stream);
+    int digits, const uint8_t * src, size_t src_pitch, uint8_t * dst,
+    size_t dst_pitch, const int *taps, hipStream_t stream);
 
 /* ---- direct 2D kernel (direct.hip) ---- */
 hipError_t run_direct (const HipfConvolvePlane * plane,

@@ -107,9 +107,12 @@ hipf_convolve_run (const HipfDeviceLimits * limits,
   }
   if (err != hipSuccess)
     return err;
+  /* The taps' digits, counted once for the frame: up to 961 products of
+   * a separable mask's taps. */
+  const int digits = fits_2d (m) ? tap_digits (m) : 0;
   switch (p->path) {
     case HIPF_CONVOLVE_TENSOR:
-      return fits_2d (m) && mma_available ()? run_mma (limits, p, m, src,
+      return digits && mma_available ()? run_mma (limits, p, m, digits, src,
           src_pitch, dst, dst_pitch, taps, stream) : hipErrorInvalidValue;
     case HIPF_CONVOLVE_DIRECT:
       return m->separable ? hipErrorInvalidValue : run_direct (p, m, src,
@@ -119,9 +122,9 @@ hipf_convolve_run (const HipfDeviceLimits * limits,
     default:
       /* A mask whose tables outgrow the device's shared memory falls
        * through to the kernels below. */
-      if (fits_2d (m) && (!m->separable || tap_digits (m) == 1)
-          && mma_available () && run_mma (limits, p, m, src, src_pitch, dst, dst_pitch, taps,
-              stream) == hipSuccess)
+      if (digits && (!m->separable || digits == 1) && mma_available ()
+          && run_mma (limits, p, m, digits, src, src_pitch, dst, dst_pitch,
+              taps, stream) == hipSuccess)
         return hipSuccess;
       (void) hipGetLastError ();
       break;

@@ -349,7 +349,7 @@ bool mma_available ()
 }
 
 hipError_t run_mma (const HipfDeviceLimits * limits,
-    const HipfConvolvePlane * p, const HipfConvolveMask * m,
+    const HipfConvolvePlane * p, const HipfConvolveMask * m, int digits,
     const uint8_t * src, size_t src_pitch, uint8_t * dst, size_t dst_pitch,
     const int *taps, hipStream_t stream)
 {
@@ -358,7 +358,7 @@ hipError_t run_mma (const HipfDeviceLimits * limits,
   const int mh = m->separable ? m->n_y : m->height;
   args.a = make_args (p, m, mw, mh);
   args.separable = m->separable;
-  args.digits = tap_digits (m);
+  args.digits = digits;
   args.tiles_y = ceil_div (p->height, kMmaTileY);
   const uintptr_t src_bits = (uintptr_t) src | src_pitch;
   args.src_align = src_bits % 16 == 0 ? 16 : src_bits % 8 == 0 ? 8 :
@@ -384,8 +384,8 @@ bool mma_available ()
 }
 
 hipError_t run_mma (const HipfDeviceLimits *, const HipfConvolvePlane *,
-    const HipfConvolveMask *, const uint8_t *, size_t, uint8_t *, size_t,
-    const int *, hipStream_t)
+    const HipfConvolveMask *, int, const uint8_t *, size_t, uint8_t *,
+    size_t, const int *, hipStream_t)
 {
   return hipErrorInvalidValue;
 }

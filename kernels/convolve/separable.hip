@@ -70,36 +70,43 @@ convolve_cols (const uint8_t * __restrict__ src, size_t src_pitch,
   int *mask = shared;
   int32_t *tile = shared + a.mh;
   const int th = kColRows + a.mh - 1;
-  const int s0 = blockIdx.x * kColX, y0 = blockIdx.y * kColRows;
+  const int s0 = blockIdx.x * kColX;
   const int samples = a.width * C;
   const int tid = threadIdx.y * kColX + threadIdx.x;
   const int threads = kColX * kColThreadsY;
+  const int s = s0 + threadIdx.x;
+  const int c = s % C;
 
   for (int i = tid; i < a.mh; i += threads)
     mask[i] = taps[i];
-  for (int i = tid; i < th * kColX; i += threads) {
-    const int ty = i / kColX, tx = i - ty * kColX, s = s0 + tx;
-    const int sy = border_index (y0 + ty - a.mh / 2, a.height, a.border);
-    tile[i] = sy < 0 || s >= samples ? 0 : sums[(size_t) sy * samples + s];
-  }
-  __syncthreads ();
-  const int s = s0 + threadIdx.x;
-  if (s >= samples)
-    return;
-  const int c = s % C;
-  for (int ly = threadIdx.y; ly < kColRows; ly += kColThreadsY) {
-    const int y = y0 + ly;
-    if (y >= a.height)
-      break;
-    uint8_t *out = dst + (size_t) y * dst_pitch + s;
-    if (!(a.channel_mask >> c & 1)) {
-      *out = src[(size_t) y * src_pitch + s];
-      continue;
+  /* Tile rows dealt out to the grid's rows: a grid is at most 65535
+   * blocks high. */
+  for (int y0 = blockIdx.y * kColRows; y0 < a.height;
+      y0 += gridDim.y * kColRows) {
+    __syncthreads ();
+    for (int i = tid; i < th * kColX; i += threads) {
+      const int ty = i / kColX, tx = i - ty * kColX, si = s0 + tx;
+      const int sy = border_index (y0 + ty - a.mh / 2, a.height, a.border);
+      tile[i] = sy < 0 || si >= samples ? 0 :
+          sums[(size_t) sy * samples + si];
     }
-    int sum = 0;
-    for (int j = 0; j < a.mh; ++j)
-      sum += mask[j] * tile[(ly + j) * kColX + threadIdx.x];
-    *out = output (sum, a);
+    __syncthreads ();
+    if (s >= samples)
+      continue;
+    for (int ly = threadIdx.y; ly < kColRows; ly += kColThreadsY) {
+      const int y = y0 + ly;
+      if (y >= a.height)
+        break;
+      uint8_t *out = dst + (size_t) y * dst_pitch + s;
+      if (!(a.channel_mask >> c & 1)) {
+        *out = src[(size_t) y * src_pitch + s];
+        continue;
+      }
+      int sum = 0;
+      for (int j = 0; j < a.mh; ++j)
+        sum += mask[j] * tile[(ly + j) * kColX + threadIdx.x];
+      *out = output (sum, a);
+    }
   }
 }
 
@@ -115,8 +122,9 @@ hipError_t launch (const HipfConvolvePlane * p, const HipfConvolveMask * m,
       C, stream>>> (src, src_pitch, sums, a, taps);
   a.mw = 1;
   a.mh = m->n_y;
+  const int tiles_y = ceil_div (p->height, kColRows);
   convolve_cols<C> <<<dim3 (ceil_div (p->width * C, kColX),
-          ceil_div (p->height, kColRows)), dim3 (kColX, kColThreadsY),
+          tiles_y < 65535 ? tiles_y : 65535), dim3 (kColX, kColThreadsY),
       a.mh * sizeof (int) + (size_t) (kColRows + a.mh - 1) * kColX *
       sizeof (int32_t), stream>>> (src, src_pitch, sums, dst, dst_pitch, a,
       taps + HIPF_CONVOLVE_MAX_TAPS);
