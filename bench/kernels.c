@@ -13,6 +13,7 @@
 #include "bench.h"
 #include "gsthipvideo.h"
 #include "gsthipzones.h"
+#include "gsthipexposureframe.h"
 #include "gsthipconvmask.h"
 
 typedef struct
@@ -267,30 +268,12 @@ op_exposure (DevFrame * f, const guint8 * src, const OpArgs * a)
           a->exposure_scratch, f->stream));
 }
 
-/* The overlay of a four-byte RGB frame (RGBA and the like). */
+/* hipexposure's description of the frame, every overlay on, the graph at
+ * the element's place and twice its size. */
 static void
-rgba_overlay (const DevFrame * f, HipfExposureFrame * o)
+overlay_init (const DevFrame * f, HipfExposureFrame * o)
 {
-  const GstHipPlane *pl = &f->layout.planes[0];
-  guint c;
-
-  memset (o, 0, sizeof (*o));
-  hipf_exposure_palette (o->band_start, o->palette);
-  o->sample_bytes = 1;
-  o->depth = 8;
-  o->colour_scale = 1;
-  o->n_planes = 1;
-  o->planes[0].offset = pl->offset;
-  o->planes[0].pitch = pl->pitch;
-  o->planes[0].width = pl->width;
-  o->planes[0].height = pl->height;
-  o->planes[0].channels = pl->channels;
-  o->luma_offset = -1;
-  for (c = 0; c < 3; c++) {
-    o->planes[0].roles[GST_VIDEO_INFO_COMP_POFFSET (&f->info, c)] =
-        HIPF_ROLE_R + c;
-    o->rgb_offset[c] = GST_VIDEO_INFO_COMP_POFFSET (&f->info, c);
-  }
+  gst_hipf_exposure_frame_init (o, &f->info, &f->layout);
   o->false_color = o->zebra = o->graph = 1;
   o->zebra_threshold = 235;
   o->graph_x = o->graph_y = 16;
@@ -344,13 +327,19 @@ bench_device (GstVideoFormat format, gint w, gint h, gboolean all_modes,
       add_row ("zones", format, w, h, "16x9 and the histogram, vs it alone",
           time_op (&f, op_histogram_zones, &a), hist, 0);
       CHECK (hipFree (a.zone_words));
-      rgba_overlay (&f, &a.overlay);
+    }
+    /* The overlay, on the planes the element draws on (packed 4:2:2 is
+     * drawn on its unpacked planes: the unpack and pack rows above). */
+    if (!constant && !f.layout.packed) {
+      overlay_init (&f, &a.overlay);
       CHECK (hipMalloc (&a.exposure_scratch, HIPF_EXPOSURE_SCRATCH_BYTES));
       add_row ("exposure", format, w, h, "graph, zebra, false colour",
           time_op (&f, op_exposure, &a), copy, 0);
-      a.overlay.graph_rgb = 1;
-      add_row ("exposure", format, w, h, "RGB graph, zebra, false colour",
-          time_op (&f, op_exposure, &a), copy, 0);
+      if (all_modes && GST_VIDEO_INFO_IS_RGB (&f.info)) {
+        a.overlay.graph_rgb = 1;
+        add_row ("exposure", format, w, h, "RGB graph, zebra, false colour",
+            time_op (&f, op_exposure, &a), copy, 0);
+      }
       CHECK (hipFree (a.exposure_scratch));
     }
     if (!constant) {
