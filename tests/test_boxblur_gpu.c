@@ -325,16 +325,22 @@ GST_START_TEST (test_wide_rows)
   };
   static const gint radii[][2] = { {1, 1}, {6, 2}, {60, 3} };
   guint c, m, r;
+  GstHarness *h;
 
   for (c = 0; c < G_N_ELEMENTS (cases); c++) {
-    GstHarness *h = harness_for (cases[c].format, cases[c].width, 5);
-
+    h = harness_for (cases[c].format, cases[c].width, 5);
     for (m = 0; m < REF_N_BORDERS; m++)
       for (r = 0; r < G_N_ELEMENTS (radii); r++)
         check_frame (h, cases[c].format, cases[c].width, 5, 0, radii[r][0],
             radii[r][1], m);
     gst_harness_teardown (h);
   }
+  /* Tall enough for the general path's column segments: three of 34
+   * rows, the last of 32. */
+  h = harness_for (GST_VIDEO_FORMAT_GRAY8, 8200, 100);
+  for (m = 0; m < REF_N_BORDERS; m++)
+    check_frame (h, GST_VIDEO_FORMAT_GRAY8, 8200, 100, 0, 60, 40, m);
+  gst_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -372,7 +378,8 @@ GST_END_TEST;
 /* 16-bit samples at the largest radius: a window of 4001 x 4001 samples
  * of 65 535 sums to about 2^40, which 32 bits would wrap. Frames of
  * 0xffff words, bright ones and random ones, with random low bits that
- * P010 drops. */
+ * P010 drops. 45 rows make one column segment of the general path, 301
+ * rows nine (the last of 29 rows; the chroma of 151 rows four). */
 GST_START_TEST (test_wide_samples)
 {
   static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_GRAY16_LE,
@@ -382,18 +389,20 @@ GST_START_TEST (test_wide_samples)
           HIPF_BOX_BLUR_MAX_RADIUS}, {3, HIPF_BOX_BLUR_MAX_RADIUS},
   {HIPF_BOX_BLUR_MAX_RADIUS, 0}, {7, 5}
   };
-  guint f, m, r, fill;
+  static const gint heights[] = { 45, 301 };
+  guint f, m, r, fill, t;
 
-  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
-    GstHarness *h = harness_for (formats[f], 67, 45);
+  for (f = 0; f < G_N_ELEMENTS (formats); f++)
+    for (t = 0; t < G_N_ELEMENTS (heights); t++) {
+      GstHarness *h = harness_for (formats[f], 67, heights[t]);
 
-    for (fill = FRAME_RANDOM; fill <= FRAME_WHITE; fill++)
-      for (m = 0; m < REF_N_BORDERS; m++)
-        for (r = 0; r < G_N_ELEMENTS (radii); r++)
-          check_filled_frame (h, formats[f], 67, 45, 3, radii[r][0],
-              radii[r][1], m, fill);
-    gst_harness_teardown (h);
-  }
+      for (fill = FRAME_RANDOM; fill <= FRAME_WHITE; fill++)
+        for (m = 0; m < REF_N_BORDERS; m++)
+          for (r = 0; r < G_N_ELEMENTS (radii); r++)
+            check_filled_frame (h, formats[f], 67, heights[t], 3,
+                radii[r][0], radii[r][1], m, fill);
+      gst_harness_teardown (h);
+    }
 }
 
 GST_END_TEST;

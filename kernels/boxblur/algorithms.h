@@ -19,7 +19,10 @@ struct GeneralPlan
 {
   HipfBoxBlurPlane plane;
   int grid;                     /* blocks of the row kernel */
-  size_t prefix_bytes;          /* the column prefixes, then the rows' */
+  int column_segments;          /* row segments the columns are cut in */
+  int segment_rows;             /* rows of a segment (the last: the rest) */
+  size_t prefix_bytes;          /* the column prefixes, then the */
+  size_t totals_bytes;          /* segments' totals, then the rows' */
   size_t scratch;
 };
 

@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * The general path, for planes no other algorithm takes: column_prefix_sum
- * stores the prefix down every sample column; box_blur_rows takes each
+ * stores the prefix down every sample column, in segments of rows whose
+ * totals column_segment_totals adds first; box_blur_rows takes each
  * row's vertical window sums from it, scans them along the row and forms
  * the horizontal window sums. Any size, any radius; the slowest path, and
  * the one for 16-bit samples (Sample = uint16_t).
@@ -16,6 +17,8 @@
 #include "boxblur/algorithms.h"
 #include "boxblur/common.cuh"
 
+#include <algorithm>
+#include <climits>
 #include <type_traits>
 
 namespace hipf::blur {
@@ -28,18 +31,51 @@ using Wide = std::conditional_t<sizeof (Sample) == 1, uint32_t, uint64_t>;
 /* Samples are read as (v >> shift) and means stored as (m << shift):
  * P010 keeps its 10 bits in the high bits of each word. */
 template <typename Sample>
-__global__ void column_prefix_sum (const uint8_t * __restrict__ src,
-    size_t pitch, int row_samples, int height, int shift,
-    uint32_t * __restrict__ prefix)
+__device__ inline uint32_t column_sample (const uint8_t * src, size_t pitch,
+    int y, int i, int shift)
 {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  return reinterpret_cast<const Sample *>(src + (size_t) y * pitch)[i]
+      >> shift;
+}
+
+/* The columns are cut into segments of @rows rows, so that enough threads
+ * walk them to fill the device: one column a thread walks a plane's
+ * height in a chain of dependent loads. First each segment's total. */
+template <typename Sample>
+__global__ void column_segment_totals (const uint8_t * __restrict__ src,
+    size_t pitch, int row_samples, int height, int rows, int shift,
+    uint32_t * __restrict__ totals)
+{
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= row_samples)
     return;
+  const int y0 = blockIdx.y * rows;
+  const int y1 = min (y0 + rows, height);
   uint32_t acc = 0;
-  prefix[i] = 0;
-  for (int y = 0; y < height; ++y) {
-    acc += reinterpret_cast<const Sample *>(src + (size_t) y * pitch)[i]
-        >> shift;
+  for (int y = y0; y < y1; ++y)
+    acc += column_sample<Sample> (src, pitch, y, i, shift);
+  totals[(size_t) blockIdx.y * row_samples + i] = acc;
+}
+
+/* Then each segment's prefixes, from the totals of the segments above:
+ * the same wrapping 32-bit prefixes one walk down the column gives. */
+template <typename Sample>
+__global__ void column_prefix_sum (const uint8_t * __restrict__ src,
+    size_t pitch, int row_samples, int height, int rows, int shift,
+    const uint32_t * __restrict__ totals, uint32_t * __restrict__ prefix)
+{
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= row_samples)
+    return;
+  const int y0 = blockIdx.y * rows;
+  const int y1 = min (y0 + rows, height);
+  uint32_t acc = 0;
+  for (int s = 0; s < (int) blockIdx.y; ++s)
+    acc += totals[(size_t) s * row_samples + i];
+  if (blockIdx.y == 0)
+    prefix[i] = 0;
+  for (int y = y0; y < y1; ++y) {
+    acc += column_sample<Sample> (src, pitch, y, i, shift);
     prefix[(size_t) (y + 1) * row_samples + i] = acc;
   }
 }
@@ -165,15 +201,22 @@ void launch_rows (const GeneralPlan & plan, const uint32_t * prefix,
 
 template <typename Sample>
 void launch (const GeneralPlan & plan, const uint8_t * src, size_t src_pitch,
-    uint8_t * dst, size_t dst_pitch, uint32_t * prefix, void *row_scratch,
-    hipStream_t stream)
+    uint8_t * dst, size_t dst_pitch, uint32_t * prefix, uint32_t * totals,
+    void *row_scratch, hipStream_t stream)
 {
   const HipfBoxBlurPlane & p = plan.plane;
   const int row_samples = p.width * p.channels;
 
-  column_prefix_sum<Sample> <<<ceil_div (row_samples, kColumnThreads),
-      kColumnThreads, 0, stream>>> (src, src_pitch, row_samples, p.height,
-      p.shift, prefix);
+  const dim3 columns (ceil_div (row_samples, kColumnThreads),
+      plan.column_segments);
+
+  if (plan.column_segments > 1)
+    column_segment_totals<Sample> <<<columns, kColumnThreads, 0, stream>>>
+        (src, src_pitch, row_samples, p.height, plan.segment_rows, p.shift,
+        totals);
+  column_prefix_sum<Sample> <<<columns, kColumnThreads, 0, stream>>> (src,
+      src_pitch, row_samples, p.height, plan.segment_rows, p.shift, totals,
+      prefix);
   switch (p.channels) {
     case 1:
       launch_rows<1, Sample> (plan, prefix, dst, dst_pitch, row_scratch,
@@ -204,11 +247,25 @@ GeneralPlan plan_general (const HipfDeviceLimits * limits,
   plan.plane = *p;
   plan.grid = wide ? rows_grid<uint16_t> (limits, p) :
       rows_grid<uint8_t> (limits, p);
-  /* Rounded up so that the 64-bit row sums after them are aligned. */
-  plan.prefix_bytes = ((size_t) (p->height + 1) * p->width * p->channels *
+  /* Column segments: enough column walks for every thread the device
+   * holds, each at least kMinSegmentRows rows. */
+  const int row_samples = p->width * p->channels;
+  const int walks = persistent_grid (limits, wide ?
+      column_prefix_sum<uint16_t> : column_prefix_sum<uint8_t>,
+      kColumnThreads, 0, INT_MAX) * kColumnThreads;
+  int segments = ceil_div (walks, row_samples);
+  segments = std::min (segments, std::max (1, p->height / kMinSegmentRows));
+  segments = std::max (1, std::min (segments, kMaxColumnSegments));
+  plan.segment_rows = ceil_div (p->height, segments);
+  plan.column_segments = ceil_div (p->height, plan.segment_rows);
+  /* Each part rounded up so that the 64-bit row sums are aligned. */
+  plan.prefix_bytes = ((size_t) (p->height + 1) * row_samples *
       sizeof (uint32_t) + 15) & ~(size_t) 15;
-  plan.scratch = plan.prefix_bytes + (size_t) plan.grid * (p->width + 1) *
-      p->channels * (wide ? sizeof (uint64_t) : sizeof (uint32_t));
+  plan.totals_bytes = ((size_t) plan.column_segments * row_samples *
+      sizeof (uint32_t) + 15) & ~(size_t) 15;
+  plan.scratch = plan.prefix_bytes + plan.totals_bytes + (size_t) plan.grid *
+      (p->width + 1) * p->channels * (wide ? sizeof (uint64_t) :
+      sizeof (uint32_t));
   return plan;
 }
 
@@ -217,13 +274,14 @@ hipError_t run_general (const GeneralPlan & plan, const uint8_t * src,
     hipStream_t stream)
 {
   uint32_t *prefix = (uint32_t *) scratch;
-  void *row_scratch = (uint8_t *) scratch + plan.prefix_bytes;
+  uint32_t *totals = (uint32_t *) ((uint8_t *) scratch + plan.prefix_bytes);
+  void *row_scratch = (uint8_t *) totals + plan.totals_bytes;
 
   if (plan.plane.sample_bytes == 2)
-    launch<uint16_t> (plan, src, src_pitch, dst, dst_pitch, prefix,
+    launch<uint16_t> (plan, src, src_pitch, dst, dst_pitch, prefix, totals,
         row_scratch, stream);
   else
-    launch<uint8_t> (plan, src, src_pitch, dst, dst_pitch, prefix,
+    launch<uint8_t> (plan, src, src_pitch, dst, dst_pitch, prefix, totals,
         row_scratch, stream);
   return hipGetLastError ();
 }

@@ -16,6 +16,11 @@ namespace hipf::blur {
 constexpr int kRowThreads = 256;
 /* Threads of a column block (prefix down columns, band sums). */
 constexpr int kColumnThreads = 256;
+/* The column prefix's segments: a walk of fewer rows than this spends more
+ * on adding up the totals above it than it saves, and a column's walks
+ * each add up to kMaxColumnSegments - 1 totals (predicted, not measured). */
+constexpr int kMinSegmentRows = 32;
+constexpr int kMaxColumnSegments = 64;
 
 /* ---- bands ---- */
 /* Most threads of a band block: 16 words a thread at 64 registers each;
