@@ -450,10 +450,10 @@ gst_hip_box_blur_compute (GstHipfFilter * filter, guint index, guint slice,
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_HIPF_CAPS_FOR (GST_HIP_VIDEO_FORMATS_ALL)));
+    GST_STATIC_CAPS (GST_HIPF_CAPS_ALL));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_HIPF_CAPS_FOR (GST_HIP_VIDEO_FORMATS_ALL)));
+    GST_STATIC_CAPS (GST_HIPF_CAPS_ALL));
 
 static void
 gst_hip_box_blur_class_init (GstHipBoxBlurClass * klass)

@@ -166,7 +166,7 @@ gst_hipf_cuda_merge_caps (GstCaps * caps, GstStructure * s)
 {
   GstCaps *one = gst_caps_new_full (s, NULL);
   GstCaps *formats = gst_caps_from_string ("video/x-raw(" GST_HIPF_CUDA_FEATURE
-      "), format=(string)" GST_HIPF_CUDA_FORMATS);
+      "), format=(string)" GST_HIPF_CUDA_FORMATS_ALL);
   GstCaps *cuda;
   guint i;
 

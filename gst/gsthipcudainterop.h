@@ -10,10 +10,18 @@
 G_BEGIN_DECLS
 
 #define GST_HIPF_CUDA_FEATURE "memory:CUDAMemory"
-/* The formats GStreamer 1.22's CUDA allocator lays out; the elements take
- * the others in their own device memory or in system memory. */
-#define GST_HIPF_CUDA_FORMATS "{ I420, YV12, NV12, NV21, Y444, RGBA, BGRA, " \
-    "RGBx, BGRx, ARGB, ABGR }"
+/* Formats the elements take in CUDA memory, which GStreamer 1.22's CUDA
+ * allocator lays out (gstcudamemory.c): eleven 8-bit ones, which every
+ * element takes, and P010_10LE and I420_10LE for the elements that take
+ * 16-bit samples. It does not lay out GRAY16_LE (nor GRAY8): those, and
+ * the formats not listed, come in the plugin's device memory or in system
+ * memory. */
+#define GST_HIPF_CUDA_FORMATS_8 "I420, YV12, NV12, NV21, Y444, RGBA, BGRA, " \
+    "RGBx, BGRx, ARGB, ABGR"
+#define GST_HIPF_CUDA_FORMATS_16 "P010_10LE, I420_10LE"
+#define GST_HIPF_CUDA_FORMATS "{ " GST_HIPF_CUDA_FORMATS_8 " }"
+#define GST_HIPF_CUDA_FORMATS_ALL "{ " GST_HIPF_CUDA_FORMATS_8 ", " \
+    GST_HIPF_CUDA_FORMATS_16 " }"
 
 /* An element's share of GStreamer's CUDA library: the GstCudaContext it
  * gives its neighbours and takes from them. */
@@ -36,13 +44,15 @@ gboolean gst_hipf_cuda_query (GstHipfCuda * cuda, GstElement * element,
     GstQuery * query);
 
 /* Appends @s (taken) to @caps in CUDA memory, for the formats of it that
- * GST_HIPF_CUDA_FORMATS has; drops it where none. */
+ * GST_HIPF_CUDA_FORMATS_ALL has; drops it where none. Each element's pad
+ * templates then keep its own formats of those. */
 GstCaps *gst_hipf_cuda_merge_caps (GstCaps * caps, GstStructure * s);
 
 /* Maps @buf's CUDA memory for the device into @frame (each plane's device
- * address and stride, as @info with the buffer's video meta says), where
- * it is memory of the element's context that holds the frame; FALSE
- * otherwise, nothing mapped. Unmap with gst_memory_unmap (@mem, @map). */
+ * address and stride in bytes, whatever the samples' size, as @info with
+ * the buffer's video meta says), where it is memory of the element's
+ * context that holds the frame; FALSE otherwise, nothing mapped. Unmap
+ * with gst_memory_unmap (@mem, @map). */
 gboolean gst_hipf_cuda_map (GstHipfCuda * cuda, GstBuffer * buf,
     const GstVideoInfo * info, GstMapFlags flags, GstVideoFrame * frame,
     GstMemory ** mem, GstMapInfo * map);

@@ -22,18 +22,25 @@ typedef enum
 } GstHipfMemory;
 
 #ifdef HAVE_GST_CUDA
-#define GST_HIPF_CUDA_CAPS \
+#define GST_HIPF_CUDA_CAPS(cuda_formats) \
   GST_VIDEO_CAPS_MAKE_WITH_FEATURES (GST_HIPF_CUDA_FEATURE, \
-      GST_HIPF_CUDA_FORMATS) "; "
+      cuda_formats) "; "
 #else
-#define GST_HIPF_CUDA_CAPS
+#define GST_HIPF_CUDA_CAPS(cuda_formats)
 #endif
-/* The elements' pad templates for @formats, in every memory (CUDA memory
- * only for the formats of GST_HIPF_CUDA_FORMATS). */
-#define GST_HIPF_CAPS_FOR(formats) \
+/* The elements' pad templates for @formats in the plugin's device memory
+ * and system memory, and @cuda_formats of them (GST_HIPF_CUDA_FORMATS or
+ * GST_HIPF_CUDA_FORMATS_ALL) in CUDA memory where the plugin has it. */
+#define GST_HIPF_CAPS_FOR(formats, cuda_formats) \
   GST_VIDEO_CAPS_MAKE_WITH_FEATURES (GST_CAPS_FEATURE_MEMORY_HIPF_DEVICE, \
-      formats) "; " GST_HIPF_CUDA_CAPS GST_VIDEO_CAPS_MAKE (formats)
-#define GST_HIPF_CAPS GST_HIPF_CAPS_FOR (GST_HIP_VIDEO_FORMATS)
+      formats) "; " GST_HIPF_CUDA_CAPS (cuda_formats) \
+  GST_VIDEO_CAPS_MAKE (formats)
+/* The 8-bit formats: every element's. */
+#define GST_HIPF_CAPS GST_HIPF_CAPS_FOR (GST_HIP_VIDEO_FORMATS, \
+    GST_HIPF_CUDA_FORMATS)
+/* And the 16-bit ones: hipboxblur's, hiphistogram's and hipexposure's. */
+#define GST_HIPF_CAPS_ALL GST_HIPF_CAPS_FOR (GST_HIP_VIDEO_FORMATS_ALL, \
+    GST_HIPF_CUDA_FORMATS_ALL)
 
 GstHipfMemory gst_hipf_caps_memory (GstCaps * caps);
 

@@ -117,6 +117,15 @@ GST_START_TEST (test_caps)
 
 GST_END_TEST;
 
+/* The 16-bit formats in system and device memory, and those GStreamer
+ * 1.22's CUDA allocator lays out in CUDA memory where the plugin has it. */
+GST_START_TEST (test_wide_caps_memory)
+{
+  hipf_test_check_wide_memories ("hipboxblur", TRUE);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_error_without_device)
 {
   hipf_test_check_start_error ("hipboxblur");
@@ -134,6 +143,7 @@ boxblur_suite (void)
   tcase_add_test (tc, test_registered);
   tcase_add_test (tc, test_properties);
   tcase_add_test (tc, test_caps);
+  tcase_add_test (tc, test_wide_caps_memory);
   tcase_add_test (tc, test_error_without_device);
   return s;
 }

@@ -382,6 +382,15 @@ GST_START_TEST (test_caps)
 
 GST_END_TEST;
 
+/* 8-bit samples only, in every memory: the CUDA formats other elements
+ * take are not the convolution's. */
+GST_START_TEST (test_wide_caps_memory)
+{
+  hipf_test_check_wide_memories ("hipconvolve", FALSE);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_error_without_device)
 {
   hipf_test_check_start_error ("hipconvolve");
@@ -405,6 +414,7 @@ convolve_suite (void)
   tcase_add_test (tc, test_reference_is_box_blur);
   tcase_add_test (tc, test_properties);
   tcase_add_test (tc, test_caps);
+  tcase_add_test (tc, test_wide_caps_memory);
   tcase_add_test (tc, test_error_without_device);
   return s;
 }

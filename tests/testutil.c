@@ -307,6 +307,71 @@ hipf_test_check_caps (const gchar * element, const GstVideoFormat * formats,
   gst_object_unref (e);
 }
 
+/* Whether @st takes frames of @format. */
+static gboolean
+structure_takes (const GstStructure * st, const gchar * format)
+{
+  GstStructure *one = gst_structure_new ("video/x-raw", "format",
+      G_TYPE_STRING, format, NULL);
+  gboolean takes = gst_structure_can_intersect (st, one);
+
+  gst_structure_free (one);
+  return takes;
+}
+
+void
+hipf_test_check_wide_memories (const gchar * element, gboolean wide)
+{
+  static const gchar *formats[] = { "GRAY16_LE", "P010_10LE", "I420_10LE" };
+  static const gchar *pads[] = { "sink", "src" };
+#ifdef HIPF_TEST_CUDA
+  const guint n_cuda = 1;
+#else
+  const guint n_cuda = 0;
+#endif
+  GstElement *e = gst_element_factory_make (element, NULL);
+  guint p, i, f;
+
+  fail_unless (e != NULL, "no %s", element);
+  for (p = 0; p < G_N_ELEMENTS (pads); p++) {
+    GstPadTemplate *tmpl =
+        gst_element_class_get_pad_template (GST_ELEMENT_GET_CLASS (e),
+        pads[p]);
+    GstCaps *caps = gst_pad_template_get_caps (tmpl);
+    guint cuda = 0, others = 0;
+
+    for (i = 0; i < gst_caps_get_size (caps); i++) {
+      GstCapsFeatures *feat = gst_caps_get_features (caps, i);
+      GstStructure *st = gst_caps_get_structure (caps, i);
+      gboolean in_cuda = gst_caps_features_contains (feat,
+          "memory:CUDAMemory");
+      gchar *memory = gst_caps_features_to_string (feat);
+
+      /* The 8-bit formats every element takes, in every memory. */
+      fail_unless (structure_takes (st, "NV12"), "%s %s: no NV12 in %s",
+          element, pads[p], memory);
+      for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+        gboolean want = wide && (!in_cuda || f > 0);
+
+        fail_unless (structure_takes (st, formats[f]) == want,
+            "%s %s: %s %s in %s", element, pads[p],
+            want ? "lacks" : "offers", formats[f], memory);
+      }
+      g_free (memory);
+      if (in_cuda)
+        cuda++;
+      else
+        others++;
+    }
+    /* System memory and the plugin's device memory, and CUDA memory where
+     * the plugin has it. */
+    fail_unless_equals_int (others, 2);
+    fail_unless_equals_int (cuda, n_cuda);
+    gst_caps_unref (caps);
+  }
+  gst_object_unref (e);
+}
+
 GstHarness *
 hipf_test_path_harness (const gchar * launch, const gchar * uploader,
     GstVideoFormat format, gint width, gint height, gboolean in_device,

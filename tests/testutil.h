@@ -46,6 +46,12 @@ gboolean hipf_test_wait_received (GstHarness * h, guint n);
  * device memory, and rejects other formats (the plugin's others too). */
 void hipf_test_check_caps (const gchar * element,
     const GstVideoFormat * formats, guint n_formats);
+/* Which memories @element's pad templates offer the 16-bit formats in:
+ * where @wide, all three in system and device memory, and P010_10LE and
+ * I420_10LE (never GRAY16_LE, which GStreamer 1.22's CUDA allocator does
+ * not lay out) in CUDA memory where the plugin was built with it
+ * (HIPF_TEST_CUDA); none of them anywhere otherwise. */
+void hipf_test_check_wide_memories (const gchar * element, gboolean wide);
 
 /* The plugin's device memory: its caps feature and memory type. */
 #define HIPF_TEST_DEVICE_FEATURE "memory:HipfDeviceMemory"
