@@ -36,6 +36,8 @@ struct _GstHipfCuda
 {
   GstCudaContext *context;      /* wraps the primary context of the device */
   gint device_id;
+  /* Open was called since the element left NULL, whatever it found. */
+  gboolean tried;
   /* The application or a neighbour set a CUDA context on the element:
    * the bin keeps theirs rather than the element's. */
   gboolean offered;
@@ -99,6 +101,7 @@ gst_hipf_cuda_open (GstHipfCuda * cuda, GstElement * element, gint device_id)
   CUcontext handle;
   CUdevice device;
 
+  cuda->tried = TRUE;
   if (device_id < 0 && hipGetDevice (&device_id) != hipSuccess) {
     (void) hipGetLastError ();
     return FALSE;
@@ -106,6 +109,7 @@ gst_hipf_cuda_open (GstHipfCuda * cuda, GstElement * element, gint device_id)
   if (cuda->context && cuda->device_id == device_id)
     return TRUE;
   gst_hipf_cuda_close (cuda);
+  cuda->tried = TRUE;
   if (!gst_cuda_load_library ())
     return FALSE;
   handle = primary_context (device_id);
@@ -129,6 +133,7 @@ void
 gst_hipf_cuda_close (GstHipfCuda * cuda)
 {
   gst_clear_object (&cuda->context);
+  cuda->tried = FALSE;
 }
 
 void
@@ -151,6 +156,12 @@ gboolean
 gst_hipf_cuda_ready (GstHipfCuda * cuda)
 {
   return cuda->context != NULL;
+}
+
+gboolean
+gst_hipf_cuda_may_offer (GstHipfCuda * cuda)
+{
+  return cuda->context != NULL || !cuda->tried;
 }
 
 gboolean

@@ -37,6 +37,10 @@ gboolean gst_hipf_cuda_open (GstHipfCuda * cuda, GstElement * element,
 void gst_hipf_cuda_close (GstHipfCuda * cuda);
 /* Whether there is a context to give frames in CUDA memory to. */
 gboolean gst_hipf_cuda_ready (GstHipfCuda * cuda);
+/* Whether the element's caps offer CUDA memory: where there is a context,
+ * and before READY, where it is not known yet (as the pad templates do), so
+ * that a link filtered to CUDA memory can be made in NULL. */
+gboolean gst_hipf_cuda_may_offer (GstHipfCuda * cuda);
 void gst_hipf_cuda_set_context (GstHipfCuda * cuda, GstElement * element,
     GstContext * context, gint device_id);
 /* TRUE where @query was a context query it answered. */

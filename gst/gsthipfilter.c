@@ -196,7 +196,7 @@ gst_hipf_filter_transform_caps (GstBaseTransform * trans,
   GstCaps *ret;
 
 #ifdef HAVE_GST_CUDA
-  with_cuda = gst_hipf_cuda_ready (CUDA (GST_HIPF_FILTER (trans)));
+  with_cuda = gst_hipf_cuda_may_offer (CUDA (GST_HIPF_FILTER (trans)));
 #endif
   ret = gst_hipf_caps_transform (caps, with_cuda, filter);
 

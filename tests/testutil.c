@@ -369,6 +369,23 @@ hipf_test_check_wide_memories (const gchar * element, gboolean wide)
     fail_unless_equals_int (cuda, n_cuda);
     gst_caps_unref (caps);
   }
+#ifdef HIPF_TEST_CUDA
+  /* In NULL, before the element looks for a CUDA context, its caps offer
+   * CUDA memory as its templates do, so that a link filtered to CUDA
+   * memory (cudaupload ! video/x-raw(memory:CUDAMemory) ! element) can be
+   * made then. */
+  {
+    GstPad *sink = gst_element_get_static_pad (e, "sink");
+    GstCaps *cuda = gst_caps_from_string ("video/x-raw(memory:CUDAMemory), "
+        "format=NV12, width=64, height=48, framerate=30/1");
+    GstCaps *got = gst_pad_query_caps (sink, cuda);
+
+    fail_if (gst_caps_is_empty (got), "%s: no CUDA memory in NULL", element);
+    gst_caps_unref (got);
+    gst_caps_unref (cuda);
+    gst_object_unref (sink);
+  }
+#endif
   gst_object_unref (e);
 }
 
