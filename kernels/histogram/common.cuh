@@ -129,11 +129,12 @@ struct Taps
       rgb_select[c] = byte_selector (pl.rgb_offset[c]);
   }
 
-  /* Counts pixel P of a group once, or @weight times. The pixel's bytes
-   * are picked straight out of the group's words where it lies within
-   * one word. */
+  /* Counts pixel P of a group once, or @weight times, and returns its
+   * luma (8-bit samples): that of its R, G and B with LUMA, its first
+   * tap's sample without. The pixel's bytes are picked straight out of
+   * the group's words where it lies within one word. */
   template <int P, bool WEIGHTED>
-  __device__ void count (const uint32_t (&w)[group_bytes<PS> () / 4],
+  __device__ uint32_t count (const uint32_t (&w)[group_bytes<PS> () / 4],
       uint32_t weight = 1) const
   {
     constexpr int at = P * PS;
@@ -150,16 +151,23 @@ struct Taps
 #pragma unroll
       for (int t = 0; t < NT; ++t)
         add (counters[t] + ((px >> (select[t] + 8 * shift)) & (kValues - 1)));
+      return 0;
     } else {
+      uint32_t first = 0;
 #pragma unroll
-      for (int t = 0; t < NT; ++t)
-        add (counters[t] + __byte_perm (px, 0, (PS == 1 ? byte_selector (0) :
-                    select[t]) + shift));
-      if (LUMA)
-        add (luma_counters +
-            rgb_luma (__byte_perm (px, 0, rgb_select[0] + shift),
-                __byte_perm (px, 0, rgb_select[1] + shift),
-                __byte_perm (px, 0, rgb_select[2] + shift)));
+      for (int t = 0; t < NT; ++t) {
+        const uint32_t v = __byte_perm (px, 0, (PS == 1 ? byte_selector (0) :
+                select[t]) + shift);
+        first = t == 0 ? v : first;
+        add (counters[t] + v);
+      }
+      if (!LUMA)
+        return first;
+      const uint32_t luma = rgb_luma (__byte_perm (px, 0, rgb_select[0] +
+              shift), __byte_perm (px, 0, rgb_select[1] + shift),
+          __byte_perm (px, 0, rgb_select[2] + shift));
+      add (luma_counters + luma);
+      return luma;
     }
   }
 };
