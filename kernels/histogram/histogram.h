@@ -13,6 +13,7 @@
 
 #include "hipf-runtime.h"
 #include "hipf-limits.h"
+#include "zones.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -145,6 +146,52 @@ hipf_histogram_add_copies (const uint32_t * copies, int n, size_t stride,
 hipError_t hipf_histogram (const HipfDeviceLimits * limits,
     const HipfHistogramFrame * frame, const uint8_t * src, uint32_t * buffer,
     int half, hipStream_t stream);
+
+/* ---- The zones in the histogram's pass ----
+ * hipf_histogram_zones() counts a frame as hipf_histogram() does and, in
+ * the same launch, meters the zones of its luma (zones.h), where
+ * hipf_histogram_zones_fuse() says it can; elsewhere hipf_zones() meters
+ * them in a launch of its own. Both write the same words. */
+
+/* Words of a half of a zones buffer: those of the most zones a grid has,
+ * without their histograms. */
+#define HIPF_HISTOGRAM_ZONE_HALF_WORDS \
+  (HIPF_ZONES_MAX * HIPF_ZONES_MAX * HIPF_ZONE_WORDS)
+
+/* Bytes of device memory for the zones' words: two halves, as the
+ * counts' buffer. hipf_histogram_zones_buffer_init() sets both for the
+ * first launches, once allocated; launches then alternate its halves, as
+ * they alternate the counts'. */
+size_t hipf_histogram_zones_buffer_size (void);
+hipError_t hipf_histogram_zones_buffer_init (uint32_t * buffer,
+    hipStream_t stream);
+
+/* The words of half @half of such a buffer: zone z's HIPF_ZONE_WORDS
+ * from word z * HIPF_ZONE_WORDS on, as hipf_zones() writes them. */
+static inline uint32_t *
+hipf_histogram_zones_words (uint32_t * buffer, int half)
+{
+  return buffer + (half ? HIPF_HISTOGRAM_ZONE_HALF_WORDS : 0);
+}
+
+/* Whether hipf_histogram_zones() takes @zones with @frame: frames of 8-bit
+ * samples whose first plane is the one @zones reads, whole (the region of
+ * interest covers it: zones cover the whole frame whatever the region),
+ * counted with the luma @zones meters (a 4-byte RGB plane's, or the first
+ * tap's of GRAY8, AYUV and a planar or semi-planar YUV frame's luma
+ * plane), zones without their histograms, and as many zones as shared
+ * memory holds beside the counts. */
+int hipf_histogram_zones_fuse (const HipfDeviceLimits * limits,
+    const HipfHistogramFrame * frame, const HipfZonesFrame * zones);
+
+/* hipf_histogram (@limits, @frame, @src, @buffer, @half, @stream), and
+ * @zones metered into half @zone_half of @zone_buffer (a buffer as above),
+ * whose other half it sets for the next launch. hipErrorInvalidValue,
+ * and no launch, where hipf_histogram_zones_fuse() is false. */
+hipError_t hipf_histogram_zones (const HipfDeviceLimits * limits,
+    const HipfHistogramFrame * frame, const HipfZonesFrame * zones,
+    const uint8_t * src, uint32_t * buffer, int half, uint32_t * zone_buffer,
+    int zone_half, hipStream_t stream);
 
 #ifdef __cplusplus
 }

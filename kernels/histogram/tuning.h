@@ -26,6 +26,12 @@ constexpr size_t kStaticShared = 256;
 constexpr int kGroupsAhead = 2;
 constexpr int kPlaneGroup = 16;
 
+/* The zones' counters take at most this part of a block's shared memory
+ * (1/2), the histogram's copies the rest: on the H200 a 64x64 grid's 96 KB
+ * leave RGBA 26 of its 32 copies; where they do not fit, the zones take
+ * their own pass. Not tuned. */
+constexpr size_t kZoneSharedDivisor = 2;
+
 }                               // namespace hipf::hist
 
 #endif /* HIPF_HISTOGRAM_TUNING_H */
