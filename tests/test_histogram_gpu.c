@@ -1825,11 +1825,13 @@ zones_fuse (GstVideoFormat format)
 /* hipf_histogram_zones () against hipf_histogram () and hipf_zones () on
  * one random frame laid out as the elements lay it out: the same counts
  * and, word for word, the same zones, launch after launch on one pair of
- * buffers as the grid changes, more zones than pixels included. Formats
- * it does not take, a region of interest and the zones' histograms are
- * refused. */
+ * buffers as the grid changes, more zones than pixels included; @value
+ * >= 0: a frame of that byte (whole warps take frame_histogram's flat
+ * shortcut). Formats it does not take, a region of interest and the zones'
+ * histograms are refused. */
 static void
-check_api_zones (GstVideoFormat format, gint width, gint height)
+check_api_zones_of (GstVideoFormat format, gint width, gint height,
+    gint value)
 {
   static const guint grids[][2] = { {16, 9}, {64, 64}, {7, 5}, {1, 1},
   {64, 1}, {1, 64}, {2, 1}, {16, 9}
@@ -1864,7 +1866,7 @@ check_api_zones (GstVideoFormat format, gint width, gint height)
   }
   host = g_malloc (layout.size);
   for (n = 0; n < layout.size; n++)
-    host[n] = g_rand_int (rand);
+    host[n] = value >= 0 ? (guint32) value : g_rand_int (rand);
   fail_unless (hipStreamCreateWithFlags (&stream, hipStreamNonBlocking) ==
       hipSuccess);
   fail_unless (hipMalloc ((void **) &src, layout.size) == hipSuccess);
@@ -1966,6 +1968,12 @@ check_api_zones (GstVideoFormat format, gint width, gint height)
   g_free (ctx);
 }
 
+static void
+check_api_zones (GstVideoFormat format, gint width, gint height)
+{
+  check_api_zones_of (format, width, height, -1);
+}
+
 GST_START_TEST (test_api_zones)
 {
   guint f;
@@ -1977,6 +1985,8 @@ GST_START_TEST (test_api_zones)
   check_api_zones (GST_VIDEO_FORMAT_GRAY8, 200, 9);
   check_api_zones (GST_VIDEO_FORMAT_RGBA, 640, 360);
   check_api_zones (GST_VIDEO_FORMAT_NV12, 640, 360);
+  check_api_zones_of (GST_VIDEO_FORMAT_NV12, 640, 360, 251);
+  check_api_zones_of (GST_VIDEO_FORMAT_RGBx, 333, 99, 4);
 }
 
 GST_END_TEST;
