@@ -119,10 +119,17 @@ typedef struct
   gint counted_half;            /* the half the last launch took */
   GstHipMemory host_counts;
   /* Zone metering, where asked for: the grid the frame was metered in,
-   * and its zones' words on the device and back on the host. */
+   * and its zones' words on the device (those of the pass of their own,
+   * or a half of the histogram's buffer for them) and back on the host. */
   gboolean zoned;
   HipfZonesFrame zones;
   GstHipMemory zone_words, host_zone_words;
+  const guint32 *metered;       /* the frame's words on the device */
+  /* The zones counted in the histogram's launch: their buffer, whether
+   * its start words are set, and the half the next launch takes. */
+  GstHipMemory zone_halves;
+  gboolean zone_halves_set;
+  gint zone_half;
 } Slot;
 
 struct _GstHipHistogram
@@ -292,6 +299,8 @@ gst_hip_histogram_close (GstHipfFilter * filter)
     gst_hip_device_free (&filter->device, &self->slots[i].counts);
     gst_hip_device_free_host (&filter->device, &self->slots[i].host_counts);
     gst_hip_device_free (&filter->device, &self->slots[i].zone_words);
+    gst_hip_device_free (&filter->device, &self->slots[i].zone_halves);
+    self->slots[i].zone_halves_set = FALSE;
     gst_hip_device_free_host (&filter->device,
         &self->slots[i].host_zone_words);
   }
@@ -534,31 +543,61 @@ gst_hip_histogram_begin (GstHipfFilter * filter, guint index)
   return s->post_messages || s->attach_meta;
 }
 
-/* The zones' statistics, where a grid or their histograms are asked for:
- * a launch of their own after the histogram's. */
+/* The zones' statistics in a launch of their own after the histogram's. */
 static gboolean
 meter_zones (GstHipHistogram * self, guint index, hipStream_t stream)
 {
   GstHipfFilter *filter = GST_HIPF_FILTER (self);
   GstHipDevice *dev = &filter->device;
   Slot *slot = &self->slots[index];
-  const Settings *s = &slot->settings;
-  gsize bytes;
+  gsize bytes = hipf_zones_words (&slot->zones) * sizeof (guint32);
 
-  slot->zoned = s->zone_cols * s->zone_rows > 1 || s->zone_histograms;
-  if (!slot->zoned)
-    return TRUE;
-  gst_hipf_zones_frame_init (&slot->zones, &GST_VIDEO_FILTER (self)->in_info,
-      &filter->layout, s->zone_cols, s->zone_rows, s->low_threshold,
-      s->high_threshold, s->zone_histograms);
-  bytes = hipf_zones_words (&slot->zones) * sizeof (guint32);
-  return gst_hip_device_alloc (dev, &slot->zone_words, bytes, "zones")
-      && gst_hip_device_alloc_host (dev, &slot->host_zone_words, bytes, "zones")
-      && gst_hip_device_launched (dev, hipf_zones (&dev->limits, &slot->zones,
-          filter->frames[index].src, slot->zone_words.ptr, stream),
-      "hipf_zones");
+  if (!gst_hip_device_alloc (dev, &slot->zone_words, bytes, "zones"))
+    return FALSE;
+  slot->metered = slot->zone_words.ptr;
+  return gst_hip_device_launched (dev, hipf_zones (&dev->limits,
+          &slot->zones, filter->frames[index].src, slot->zone_words.ptr,
+          stream), "hipf_zones");
 }
 
+/* The histogram's launch with the zones counted in it: the buffer of
+ * their two halves, set once before its first launch. */
+static gboolean
+count_with_zones (GstHipHistogram * self, guint index,
+    const HipfHistogramFrame * frame, hipStream_t stream)
+{
+  GstHipfFilter *filter = GST_HIPF_FILTER (self);
+  GstHipDevice *dev = &filter->device;
+  Slot *slot = &self->slots[index];
+  hipError_t err;
+
+  if (!gst_hip_device_alloc (dev, &slot->zone_halves,
+          hipf_histogram_zones_buffer_size (), "zones"))
+    return FALSE;
+  if (!slot->zone_halves_set) {
+    if (!gst_hip_device_launched (dev,
+            hipf_histogram_zones_buffer_init (slot->zone_halves.ptr, stream),
+            "hipf_histogram_zones_buffer_init"))
+      return FALSE;
+    slot->zone_halves_set = TRUE;
+  }
+  slot->metered = hipf_histogram_zones_words (slot->zone_halves.ptr,
+      slot->zone_half);
+  err = hipf_histogram_zones (&dev->limits, frame, &slot->zones,
+      filter->frames[index].src, slot->counts.ptr, slot->counts_half,
+      slot->zone_halves.ptr, slot->zone_half, stream);
+  /* As for the counts' halves below. */
+  if (err == hipSuccess) {
+    slot->counts_half = !slot->counts_half;
+    slot->zone_half = !slot->zone_half;
+  }
+  return gst_hip_device_launched (dev, err, "hipf_histogram_zones");
+}
+
+/* The histogram, and the zones' statistics where a grid or their
+ * histograms are asked for: counted in the histogram's launch where it
+ * takes them (hipf_histogram_zones_fuse ()), else in a launch of their
+ * own after it. */
 static gboolean
 gst_hip_histogram_compute (GstHipfFilter * filter, guint index, guint slice,
     hipStream_t stream)
@@ -566,11 +605,24 @@ gst_hip_histogram_compute (GstHipfFilter * filter, guint index, guint slice,
   GstHipHistogram *self = GST_HIP_HISTOGRAM (filter);
   GstHipDevice *dev = &filter->device;
   Slot *slot = &self->slots[index];
+  const Settings *s = &slot->settings;
   HipfHistogramFrame frame = self->frame;
   hipError_t err;
 
-  apply_roi (&frame, &filter->layout, &slot->settings);
+  apply_roi (&frame, &filter->layout, s);
   slot->counted_half = slot->counts_half;
+  slot->zoned = s->zone_cols * s->zone_rows > 1 || s->zone_histograms;
+  if (slot->zoned) {
+    gst_hipf_zones_frame_init (&slot->zones,
+        &GST_VIDEO_FILTER (self)->in_info, &filter->layout, s->zone_cols,
+        s->zone_rows, s->low_threshold, s->high_threshold,
+        s->zone_histograms);
+    if (!gst_hip_device_alloc_host (dev, &slot->host_zone_words,
+            hipf_zones_words (&slot->zones) * sizeof (guint32), "zones"))
+      return FALSE;
+    if (hipf_histogram_zones_fuse (&dev->limits, &frame, &slot->zones))
+      return count_with_zones (self, index, &frame, stream);
+  }
   err = hipf_histogram (&dev->limits, &frame, filter->frames[index].src,
       slot->counts.ptr, slot->counts_half, stream);
   /* A launch that started took its half and cleared the other, even one
@@ -578,7 +630,7 @@ gst_hip_histogram_compute (GstHipfFilter * filter, guint index, guint slice,
   if (err == hipSuccess)
     slot->counts_half = !slot->counts_half;
   return gst_hip_device_launched (dev, err, "hipf_histogram")
-      && meter_zones (self, index, stream);
+      && (!slot->zoned || meter_zones (self, index, stream));
 }
 
 /* The copies of the counts come back as rows of one copy each, added up
@@ -601,7 +653,7 @@ gst_hip_histogram_readback (GstHipfFilter * filter, guint index,
       hipf_histogram_copy_words (&self->frame) * sizeof (guint32), size,
       hipf_histogram_copies (&self->frame), hipMemcpyDeviceToHost)
       && (!slot->zoned || gst_hip_device_copy_2d (&filter->device, stream,
-          slot->host_zone_words.ptr, zone_bytes, slot->zone_words.ptr,
+          slot->host_zone_words.ptr, zone_bytes, slot->metered,
           zone_bytes, zone_bytes, 1, hipMemcpyDeviceToHost));
 }
 

@@ -183,6 +183,32 @@ __device__ inline uint32_t warp_sum (uint32_t v)
 #endif
 }
 
+/* Least and greatest of v over the whole warp, in every lane, as
+ * warp_sum. */
+__device__ inline uint32_t warp_min (uint32_t v)
+{
+#if defined(HIPF_PLATFORM_NVIDIA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_min_sync (0xffffffffu, v);
+#else
+#pragma unroll
+  for (int mask = kWarpSize / 2; mask > 0; mask >>= 1)
+    v = min (v, shfl_xor (v, mask));
+  return v;
+#endif
+}
+
+__device__ inline uint32_t warp_max (uint32_t v)
+{
+#if defined(HIPF_PLATFORM_NVIDIA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_max_sync (0xffffffffu, v);
+#else
+#pragma unroll
+  for (int mask = kWarpSize / 2; mask > 0; mask >>= 1)
+    v = max (v, shfl_xor (v, mask));
+  return v;
+#endif
+}
+
 /* The warp's lanes meet, each seeing the shared-memory writes the others
  * made before. HIP 5.2 has no __syncwarp: a wavefront runs in lockstep,
  * and only the order of its memory accesses around that point needs
@@ -221,6 +247,17 @@ __device__ inline uint32_t shfl_among (lane_mask, uint32_t v, int src)
   return __shfl (v, src);
 }
 #endif
+
+/* The lanes of the whole warp (every one of them calls it) for which p
+ * holds. */
+__device__ inline lane_mask warp_ballot (bool p)
+{
+#if defined(HIPF_PLATFORM_NVIDIA)
+  return __ballot_sync (0xffffffffu, p);
+#else
+  return __ballot (p);
+#endif
+}
 
 }  // namespace hipf
 

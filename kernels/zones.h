@@ -23,7 +23,7 @@ extern "C" {
  * above the high one, and one spare; then, where asked for, its luma
  * histogram, of hipf_zones_values() values. Sums, extremes and thresholds
  * are in the values counted: the 8-bit samples, or ten bits of 16-bit ones
- * as the histogram counts them (hipf-kernels.h). */
+ * as the histogram counts them (histogram/histogram.h). */
 #define HIPF_ZONE_WORDS 8
 enum {
   HIPF_ZONE_SUM_LO, HIPF_ZONE_SUM_HI, HIPF_ZONE_PIXELS, HIPF_ZONE_MIN,

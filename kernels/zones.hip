@@ -10,8 +10,10 @@
  * into the zone's words in global memory, once. 16-bit samples take an
  * instance of their own, which meters ten bits of each as the histogram
  * counts them, so that the 8-bit one is compiled as it would be alone.
- * (docs/design/camera.md has the design that folds it into the
- * histogram's pass.)
+ * The histogram's own pass meters the zones where it can
+ * (histogram/zones.cuh, hipf_histogram_zones_fuse ()); this pass takes the
+ * rest: a region of interest, the zones' histograms, 3-byte RGB and 16-bit
+ * samples.
  */
 #include "hipf-device.cuh"
 #include "zones.h"

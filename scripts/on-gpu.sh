@@ -23,8 +23,8 @@ sanitize() {
     [ -x "$test" ] || continue
     # racecheck is the slowest tool: it gets the cases with few frames, and
     # VGA, where bands take more than one step.
-    local checks=test_small_frames,test_padded_output,test_wide_rows,test_strips,test_short_starts,test_slices_in_flight,test_alternate_alloc_fails,test_counts_small,test_api_regions,test_zones,test_wide_samples
-    [ "$tool" = racecheck ] && checks=test_padded_output,test_frames_in_flight,test_slices_in_flight,test_vga,test_exposure_settings,test_large_and_padded
+    local checks=test_small_frames,test_padded_output,test_wide_rows,test_strips,test_short_starts,test_slices_in_flight,test_alternate_alloc_fails,test_counts_small,test_api_regions,test_zones,test_zones_fused,test_api_zones,test_wide_samples
+    [ "$tool" = racecheck ] && checks=test_padded_output,test_frames_in_flight,test_slices_in_flight,test_vga,test_exposure_settings,test_large_and_padded,test_zone_changes
     [ "$t" = memory-gpu ] && checks=test_blur_paths,test_histogram_paths,test_chain,test_tee_with_cpu_branch,test_cpu_write,test_foreign_layout
     [ "$t" = exposure-gpu ] && checks=test_overlays,test_box_refused
     [ "$t" = convolve-gpu ] && checks=test_paths,test_masks,test_separable,test_presets

@@ -12,6 +12,8 @@
 #include <gst/video/video.h>
 
 #include "gpucheck.h"
+#include "gsthipvideo.h"
+#include "gsthipzones.h"
 #include "hipf-kernels.h"
 #include "hipf-runtime.h"
 #include "reference.h"
@@ -1562,36 +1564,26 @@ GST_START_TEST (test_stopped_from_probe)
 
 GST_END_TEST;
 
-/* The zones of a grid, in the message, as the reference meters them:
- * every luma layout, grids that do not divide the frame, more zones than
- * pixels in a row, and the zones' histograms. */
+/* The zones of @msg as the reference meters @in (@info): a grid of
+ * @cols x @rows over the whole frame, whatever the region of interest,
+ * and their histograms in @bins bins where @histograms. */
 static void
-check_zones (GstVideoFormat format, gint width, gint height, guint cols,
-    guint rows, guint bins)
+check_zone_report (GstMessage * msg, GstBuffer * in, const GstVideoInfo * info,
+    guint cols, guint rows, guint bins, gboolean histograms)
 {
-  gchar *launch = g_strdup_printf ("hiphistogram zones=%ux%u "
-      "zone-histograms=true bins=%u", cols, rows, bins);
-  GstBus *bus;
-  GstHarness *h = harness_for (launch, format, width, height, &bus);
-  GstVideoInfo info;
-  GstBuffer *in = hipf_test_frame_new (format, width, height, 3, &info);
+  GstVideoFormat format = GST_VIDEO_INFO_FORMAT (info);
   RefZone *ref = g_new (RefZone, cols * rows);
   GstVideoFrame frame;
   const GstStructure *s;
   const GValue *mean, *min, *max, *low, *high, *hists;
-  GstBuffer *out;
-  GstMessage *msg;
   gchar *grid;
   guint z, b;
   const guint values = ref_histogram_values (format);
   const guint shown = report_bins (bins, values);
 
-  fail_unless (gst_video_frame_map (&frame, &info, in, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&frame, info, in, GST_MAP_READ));
   ref_zones (&frame, cols, rows, 4, 251, ref);
   gst_video_frame_unmap (&frame);
-  out = gst_harness_push_and_pull (h, in);
-  fail_unless (out != NULL);
-  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
   fail_unless (msg != NULL);
   s = gst_message_get_structure (msg);
   grid = g_strdup_printf ("%ux%u", cols, rows);
@@ -1602,36 +1594,90 @@ check_zones (GstVideoFormat format, gint width, gint height, guint cols,
   low = gst_structure_get_value (s, "zone-clipped-low");
   high = gst_structure_get_value (s, "zone-clipped-high");
   hists = gst_structure_get_value (s, "zone-histograms");
-  fail_unless (mean && min && max && low && high && hists);
+  fail_unless (mean && min && max && low && high);
+  fail_unless ((hists != NULL) == histograms);
   fail_unless_equals_int (gst_value_array_get_size (mean), cols * rows);
   for (z = 0; z < cols * rows; z++) {
     const RefZone *r = &ref[z];
     gdouble n = MAX (r->pixels, 1);
-    const GValue *hist = gst_value_array_get_value (hists, z);
+    const GValue *hist;
     guint64 binned[REF_HIST_MAX_VALUES];
 
     fail_unless (fabs (g_value_get_double (gst_value_array_get_value (mean,
                     z)) - r->sum / n) < 1e-9 * MAX (1.0, r->sum / n),
-        "%s %s zone %u mean (seed %u)", gst_video_format_to_string (format),
-        grid, z, hipf_test_seed ());
-    fail_unless_equals_int (array_uint (min, z), r->min);
-    fail_unless_equals_int (array_uint (max, z), r->max);
+        "%s %ux%u %s zone %u mean (seed %u)",
+        gst_video_format_to_string (format), GST_VIDEO_INFO_WIDTH (info),
+        GST_VIDEO_INFO_HEIGHT (info), grid, z, hipf_test_seed ());
+    fail_unless (array_uint (min, z) == r->min, "%s %s zone %u min %u, "
+        "expected %u", gst_video_format_to_string (format), grid, z,
+        array_uint (min, z), r->min);
+    fail_unless (array_uint (max, z) == r->max, "%s %s zone %u max %u, "
+        "expected %u", gst_video_format_to_string (format), grid, z,
+        array_uint (max, z), r->max);
     fail_unless (fabs (g_value_get_double (gst_value_array_get_value (low,
-                    z)) - r->low / n) < 1e-9);
+                    z)) - r->low / n) < 1e-9, "%s %s zone %u clipped-low",
+        gst_video_format_to_string (format), grid, z);
     fail_unless (fabs (g_value_get_double (gst_value_array_get_value (high,
-                    z)) - r->high / n) < 1e-9);
+                    z)) - r->high / n) < 1e-9, "%s %s zone %u clipped-high",
+        gst_video_format_to_string (format), grid, z);
+    if (!histograms)
+      continue;
+    hist = gst_value_array_get_value (hists, z);
     ref_histogram_bin (r->hist, values, shown, binned);
     fail_unless_equals_int (gst_value_array_get_size (hist), shown);
     for (b = 0; b < shown; b++)
       fail_unless (array_uint (hist, b) == binned[b], "%s %s zone %u bin %u",
           gst_video_format_to_string (format), grid, z, b);
   }
-  gst_message_unref (msg);
-  gst_buffer_unref (out);
   g_free (ref);
   g_free (grid);
+}
+
+/* A random frame with padded rows through @h, whose zones are @cols x
+ * @rows (and their histograms where @histograms) as it stands, checked
+ * against the reference. */
+static void
+push_zoned (GstHarness * h, GstBus * bus, GstVideoFormat format, gint width,
+    gint height, guint cols, guint rows, guint bins, gboolean histograms)
+{
+  GstVideoInfo info;
+  GstBuffer *in = hipf_test_frame_new (format, width, height, 3, &info);
+  GstBuffer *out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+  GstMessage *msg;
+
+  fail_unless (out != NULL);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
+  check_zone_report (msg, in, &info, cols, rows, bins, histograms);
+  gst_message_unref (msg);
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+}
+
+/* The zones of a grid, in the message, as the reference meters them, in
+ * a new element: with their histograms (a pass of their own for every
+ * format), or without (in the histogram's pass where it takes them). */
+static void
+check_zones_as (GstVideoFormat format, gint width, gint height, guint cols,
+    guint rows, guint bins, gboolean histograms)
+{
+  gchar *launch = g_strdup_printf ("hiphistogram zones=%ux%u "
+      "zone-histograms=%s bins=%u", cols, rows, histograms ? "true" : "false",
+      bins);
+  GstBus *bus;
+  GstHarness *h = harness_for (launch, format, width, height, &bus);
+
+  push_zoned (h, bus, format, width, height, cols, rows, bins, histograms);
   g_free (launch);
   teardown (h, bus);
+}
+
+/* Every luma layout, grids that do not divide the frame, more zones than
+ * pixels in a row, and the zones' histograms. */
+static void
+check_zones (GstVideoFormat format, gint width, gint height, guint cols,
+    guint rows, guint bins)
+{
+  check_zones_as (format, width, height, cols, rows, bins, TRUE);
 }
 
 GST_START_TEST (test_zones)
@@ -1649,6 +1695,317 @@ GST_START_TEST (test_zones)
   check_zones (GST_VIDEO_FORMAT_I420_10LE, 33, 17, 1, 1, 1024);
   /* 1024 bins asked of an 8-bit format: 256. */
   check_zones (GST_VIDEO_FORMAT_I420, 33, 17, 2, 2, 1024);
+}
+
+GST_END_TEST;
+
+/* Zones without their histograms: counted in the histogram's pass for the
+ * formats whose luma it walks (test_api_zones checks which), in a pass of
+ * their own for RGB, BGR and the 16-bit formats. Odd sizes; more zones
+ * than columns and rows (empty zones); zones narrower than a 16-byte
+ * group, so that a group spans several; a 1x1 frame; and sizes where
+ * blocks take several groups a thread. */
+GST_START_TEST (test_zones_fused)
+{
+  guint f;
+
+  for (f = 0; f < hipf_test_n_blur_formats; f++) {
+    check_zones_as (hipf_test_blur_formats[f], 45, 23, 7, 5, 256, FALSE);
+    check_zones_as (hipf_test_blur_formats[f], 33, 17, 64, 64, 256, FALSE);
+  }
+  check_zones_as (GST_VIDEO_FORMAT_GRAY8, 200, 9, 64, 3, 256, FALSE);
+  check_zones_as (GST_VIDEO_FORMAT_NV12, 202, 9, 64, 2, 256, FALSE);
+  check_zones_as (GST_VIDEO_FORMAT_RGBx, 61, 9, 64, 2, 256, FALSE);
+  check_zones_as (GST_VIDEO_FORMAT_GRAY8, 1, 1, 64, 64, 256, FALSE);
+  check_zones_as (GST_VIDEO_FORMAT_ABGR, 1, 1, 2, 1, 256, FALSE);
+  check_zones_as (GST_VIDEO_FORMAT_I420, 1, 1, 1, 64, 256, FALSE);
+  check_zones_as (GST_VIDEO_FORMAT_RGBA, 640, 360, 16, 9, 256, FALSE);
+  check_zones_as (GST_VIDEO_FORMAT_NV12, 640, 360, 16, 9, 256, FALSE);
+  check_zones_as (GST_VIDEO_FORMAT_GRAY8, 1366, 768, 16, 9, 256, FALSE);
+  check_zones_as (GST_VIDEO_FORMAT_BGRx, 1366, 768, 64, 64, 256, FALSE);
+  check_zones_as (GST_VIDEO_FORMAT_YUY2, 1366, 768, 13, 7, 256, FALSE);
+}
+
+GST_END_TEST;
+
+/* One element, frame after frame, as its zones move between the passes:
+ * the grid changed (the histogram's pass sets every zone's start words
+ * for the next launch, whatever its grid), a region of interest set and
+ * unset and the zones' histograms asked for and not (both metered in a
+ * pass of their own meanwhile: the zones stay those of the whole frame),
+ * and the zones dropped and asked for again. Two frames each, so that
+ * both halves of the zones' buffer take each grid. */
+static void
+check_zone_changes (GstVideoFormat format, gint width, gint height)
+{
+  static const struct
+  {
+    guint cols, rows;
+    gboolean histograms;
+    Roi roi;
+  } steps[] = {
+    {16, 9}, {64, 64}, {3, 1}, {7, 5, FALSE, {5, 3, 20, 9}}, {7, 5},
+    {1, 64, TRUE}, {2, 2}, {1, 1, TRUE}, {64, 1}, {16, 9, FALSE, {0, 1}},
+    {16, 9},
+  };
+  GstBus *bus;
+  GstHarness *h = harness_for ("hiphistogram", format, width, height, &bus);
+  guint i, k;
+
+  for (i = 0; i < G_N_ELEMENTS (steps); i++) {
+    gchar *grid = g_strdup_printf ("%ux%u", steps[i].cols, steps[i].rows);
+
+    g_object_set (h->element, "zones", grid, "zone-histograms",
+        steps[i].histograms, "roi-x", steps[i].roi.x, "roi-y",
+        steps[i].roi.y, "roi-width", steps[i].roi.w, "roi-height",
+        steps[i].roi.h, NULL);
+    for (k = 0; k < 2; k++)
+      push_zoned (h, bus, format, width, height, steps[i].cols,
+          steps[i].rows, 256, steps[i].histograms);
+    g_free (grid);
+  }
+  teardown (h, bus);
+}
+
+GST_START_TEST (test_zone_changes)
+{
+  check_zone_changes (GST_VIDEO_FORMAT_RGBA, 67, 41);
+  check_zone_changes (GST_VIDEO_FORMAT_NV21, 67, 41);
+  check_zone_changes (GST_VIDEO_FORMAT_GRAY8, 67, 41);
+}
+
+GST_END_TEST;
+
+/* A region of interest: the histogram counts it, the zones the whole
+ * frame (in a pass of their own). */
+GST_START_TEST (test_zones_with_region)
+{
+  static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_RGBA,
+    GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_AYUV,
+    GST_VIDEO_FORMAT_RGB
+  };
+  guint f;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    GstBus *bus;
+    GstHarness *h = harness_for ("hiphistogram zones=7x5 roi-x=5 roi-y=3 "
+        "roi-width=20 roi-height=9", formats[f], 45, 23, &bus);
+    GstVideoInfo info;
+    GstBuffer *in = hipf_test_frame_new (formats[f], 45, 23, 3, &info);
+    GstBuffer *out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+    GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
+    guint64 pixels = 0;
+
+    fail_unless (out != NULL && msg != NULL);
+    fail_unless (gst_structure_get_uint64 (gst_message_get_structure (msg),
+            "pixels", &pixels));
+    fail_unless_equals_uint64 (pixels, 20 * 9);
+    check_zone_report (msg, in, &info, 7, 5, 256, FALSE);
+    gst_message_unref (msg);
+    gst_buffer_unref (out);
+    gst_buffer_unref (in);
+    teardown (h, bus);
+  }
+}
+
+GST_END_TEST;
+
+/* Whether a format's zones are counted in the histogram's pass: every
+ * format of 8-bit samples whose luma the histogram walks, all but RGB and
+ * BGR (three-byte pixels) and the 16-bit formats. */
+static gboolean
+zones_fuse (GstVideoFormat format)
+{
+  return format != GST_VIDEO_FORMAT_RGB && format != GST_VIDEO_FORMAT_BGR
+      && format != GST_VIDEO_FORMAT_GRAY16_LE
+      && format != GST_VIDEO_FORMAT_P010_10LE
+      && format != GST_VIDEO_FORMAT_I420_10LE;
+}
+
+/* hipf_histogram_zones () against hipf_histogram () and hipf_zones () on
+ * one random frame laid out as the elements lay it out: the same counts
+ * and, word for word, the same zones, launch after launch on one pair of
+ * buffers as the grid changes, more zones than pixels included; @value
+ * >= 0: a frame of that byte (whole warps take frame_histogram's flat
+ * shortcut). Formats it does not take, a region of interest and the zones'
+ * histograms are refused. */
+static void
+check_api_zones_of (GstVideoFormat format, gint width, gint height,
+    gint value)
+{
+  static const guint grids[][2] = { {16, 9}, {64, 64}, {7, 5}, {1, 1},
+  {64, 1}, {1, 64}, {2, 1}, {16, 9}
+  };
+  const gboolean fused = zones_fuse (format);
+  GstVideoInfo info;
+  GstHipVideoLayout layout;
+  HipfHistogramFrame frame;
+  HipfZonesFrame zones;
+  HipfDeviceLimits limits;
+  const gchar *names[HIPF_HISTOGRAM_MAX_CHANNELS];
+  guint luma, i, p;
+  hipStream_t stream;
+  guint8 *host, *src;
+  guint32 *plain, *counted, *halves, *words;
+  guint32 *host_counts = g_new (guint32, hipf_histogram_buffer_size () / 4);
+  guint32 *host_plain = g_new (guint32, hipf_histogram_buffer_size () / 4);
+  guint32 *host_words = g_new (guint32, HIPF_HISTOGRAM_ZONE_HALF_WORDS);
+  guint32 *host_fused = g_new (guint32, HIPF_HISTOGRAM_ZONE_HALF_WORDS);
+  gchar *ctx = g_strdup_printf ("%s %dx%d", gst_video_format_to_string
+      (format), width, height);
+  GRand *rand = hipf_test_rand ();
+  gsize n;
+
+  fail_unless (hipf_device_limits_query (0, &limits) == hipSuccess);
+  gst_video_info_set_format (&info, format, width, height);
+  gst_hip_video_layout_init (&layout, &info);
+  gst_hip_video_histogram_init (&frame, names, &luma, &info, &layout);
+  for (p = 0; p < (guint) frame.n_planes; p++) {
+    frame.planes[p].roi_width = frame.planes[p].width;
+    frame.planes[p].roi_height = frame.planes[p].height;
+  }
+  host = g_malloc (layout.size);
+  for (n = 0; n < layout.size; n++)
+    host[n] = value >= 0 ? (guint32) value : g_rand_int (rand);
+  fail_unless (hipStreamCreateWithFlags (&stream, hipStreamNonBlocking) ==
+      hipSuccess);
+  fail_unless (hipMalloc ((void **) &src, layout.size) == hipSuccess);
+  fail_unless (hipMalloc ((void **) &plain, hipf_histogram_buffer_size ())
+      == hipSuccess);
+  fail_unless (hipMalloc ((void **) &counted, hipf_histogram_buffer_size ())
+      == hipSuccess);
+  fail_unless (hipMalloc ((void **) &halves,
+          hipf_histogram_zones_buffer_size ()) == hipSuccess);
+  fail_unless (hipMalloc ((void **) &words,
+          HIPF_HISTOGRAM_ZONE_HALF_WORDS * sizeof (guint32)) == hipSuccess);
+  fail_unless (hipMemcpyAsync (src, host, layout.size, hipMemcpyHostToDevice,
+          stream) == hipSuccess);
+  fail_unless (hipMemsetAsync (plain, 0, hipf_histogram_buffer_size (),
+          stream) == hipSuccess);
+  fail_unless (hipMemsetAsync (counted, 0, hipf_histogram_buffer_size (),
+          stream) == hipSuccess);
+  fail_unless (hipf_histogram_zones_buffer_init (halves, stream) ==
+      hipSuccess);
+
+  for (i = 0; i < G_N_ELEMENTS (grids); i++) {
+    const gint half = i % 2;
+    const gsize zone_words = (gsize) grids[i][0] * grids[i][1] *
+        HIPF_ZONE_WORDS;
+    const gsize copy_words = hipf_histogram_copy_words (&frame);
+    guint32 sums[2][HIPF_HISTOGRAM_COPY_WORDS];
+    hipError_t err;
+    gsize w;
+
+    gst_hipf_zones_frame_init (&zones, &info, &layout, grids[i][0],
+        grids[i][1], 4, 251, FALSE);
+    fail_unless (hipf_histogram_zones_fuse (&limits, &frame, &zones) ==
+        fused, "%s: taken %d", ctx, !fused);
+    if (!fused) {
+      fail_unless (hipf_histogram_zones (&limits, &frame, &zones, src,
+              counted, half, halves, half, stream) == hipErrorInvalidValue);
+      break;
+    }
+    err = hipf_histogram_zones (&limits, &frame, &zones, src, counted, half,
+        halves, half, stream);
+    fail_unless (err == hipSuccess, "%s: %s", ctx, hipGetErrorString (err));
+    fail_unless (hipf_histogram (&limits, &frame, src, plain, half,
+            stream) == hipSuccess);
+    fail_unless (hipf_zones (&limits, &zones, src, words, stream) ==
+        hipSuccess);
+    fail_unless (hipMemcpyAsync (host_counts, counted,
+            hipf_histogram_buffer_size (), hipMemcpyDeviceToHost,
+            stream) == hipSuccess);
+    fail_unless (hipMemcpyAsync (host_plain, plain,
+            hipf_histogram_buffer_size (), hipMemcpyDeviceToHost,
+            stream) == hipSuccess);
+    fail_unless (hipMemcpyAsync (host_fused,
+            hipf_histogram_zones_words (halves, half),
+            zone_words * sizeof (guint32), hipMemcpyDeviceToHost,
+            stream) == hipSuccess);
+    fail_unless (hipMemcpyAsync (host_words, words,
+            zone_words * sizeof (guint32), hipMemcpyDeviceToHost,
+            stream) == hipSuccess);
+    fail_unless (hipStreamSynchronize (stream) == hipSuccess);
+    hipf_histogram_add_copies (hipf_histogram_counts (host_counts, half),
+        hipf_histogram_copies (&frame), copy_words, copy_words, sums[0]);
+    hipf_histogram_add_copies (hipf_histogram_counts (host_plain, half),
+        hipf_histogram_copies (&frame), copy_words, copy_words, sums[1]);
+    for (w = 0; w < copy_words; w++)
+      fail_unless (sums[0][w] == sums[1][w], "%s %ux%u: count %"
+          G_GSIZE_FORMAT ": %u, alone %u", ctx, grids[i][0], grids[i][1], w,
+          sums[0][w], sums[1][w]);
+    for (w = 0; w < zone_words; w++)
+      fail_unless (host_fused[w] == host_words[w], "%s %ux%u: zone %"
+          G_GSIZE_FORMAT " word %" G_GSIZE_FORMAT ": %u, separate pass %u",
+          ctx, grids[i][0], grids[i][1], w / HIPF_ZONE_WORDS,
+          w % HIPF_ZONE_WORDS, host_fused[w], host_words[w]);
+  }
+
+  /* Zones over the whole frame, where the histogram counts a region. */
+  gst_hipf_zones_frame_init (&zones, &info, &layout, 3, 2, 4, 251, FALSE);
+  frame.planes[0].roi_x = 1;
+  fail_if (hipf_histogram_zones_fuse (&limits, &frame, &zones), "%s", ctx);
+  frame.planes[0].roi_x = 0;
+  frame.planes[0].roi_height--;
+  fail_if (hipf_histogram_zones_fuse (&limits, &frame, &zones), "%s", ctx);
+  frame.planes[0].roi_height++;
+  fail_unless (hipf_histogram_zones_fuse (&limits, &frame, &zones) == fused);
+  /* Zone histograms: a pass of their own. */
+  gst_hipf_zones_frame_init (&zones, &info, &layout, 3, 2, 4, 251, TRUE);
+  fail_if (hipf_histogram_zones_fuse (&limits, &frame, &zones), "%s", ctx);
+
+  hipFree (words);
+  hipFree (halves);
+  hipFree (counted);
+  hipFree (plain);
+  hipFree (src);
+  hipStreamDestroy (stream);
+  g_free (host);
+  g_free (host_counts);
+  g_free (host_plain);
+  g_free (host_words);
+  g_free (host_fused);
+  g_free (ctx);
+}
+
+static void
+check_api_zones (GstVideoFormat format, gint width, gint height)
+{
+  check_api_zones_of (format, width, height, -1);
+}
+
+GST_START_TEST (test_api_zones)
+{
+  guint f;
+
+  for (f = 0; f < hipf_test_n_blur_formats; f++) {
+    check_api_zones (hipf_test_blur_formats[f], 45, 23);
+    check_api_zones (hipf_test_blur_formats[f], 1, 1);
+  }
+  check_api_zones (GST_VIDEO_FORMAT_GRAY8, 200, 9);
+  check_api_zones (GST_VIDEO_FORMAT_RGBA, 640, 360);
+  check_api_zones (GST_VIDEO_FORMAT_NV12, 640, 360);
+  check_api_zones_of (GST_VIDEO_FORMAT_NV12, 640, 360, 251);
+  check_api_zones_of (GST_VIDEO_FORMAT_RGBx, 333, 99, 4);
+}
+
+GST_END_TEST;
+
+/* Frames large enough that every block takes several groups a thread (4K
+ * RGBA: 15 steps a thread on an H200), at the camera's grid and at the
+ * largest, against the reference and word for word against the pass of
+ * their own. Apart from test_zones_fused, which the sanitizers take. */
+GST_START_TEST (test_zones_large)
+{
+  check_zones_as (GST_VIDEO_FORMAT_RGBA, 3840, 2160, 16, 9, 256, FALSE);
+  check_zones_as (GST_VIDEO_FORMAT_RGBA, 3840, 2160, 64, 64, 256, FALSE);
+  check_zones_as (GST_VIDEO_FORMAT_NV12, 3840, 2160, 16, 9, 256, FALSE);
+  check_zones_as (GST_VIDEO_FORMAT_GRAY8, 1920, 1080, 16, 9, 256, FALSE);
+  check_api_zones (GST_VIDEO_FORMAT_RGBA, 3840, 2160);
+  check_api_zones (GST_VIDEO_FORMAT_BGRx, 1920, 1080);
+  check_api_zones (GST_VIDEO_FORMAT_GRAY8, 1920, 1080);
+  check_api_zones (GST_VIDEO_FORMAT_I420, 3840, 2160);
+  check_api_zones (GST_VIDEO_FORMAT_Y444, 1920, 1080);
 }
 
 GST_END_TEST;
@@ -1676,6 +2033,11 @@ histogram_gpu_suite (void)
   tcase_add_test (tc, test_api_wide_regions);
   tcase_add_test (tc, test_api_alternating_sizes);
   tcase_add_test (tc, test_zones);
+  tcase_add_test (tc, test_zones_fused);
+  tcase_add_test (tc, test_zone_changes);
+  tcase_add_test (tc, test_zones_with_region);
+  tcase_add_test (tc, test_api_zones);
+  tcase_add_test (tc, test_zones_large);
   /* A case that hangs fails in a minute, not ten. */
   tc = tcase_create ("stopped from a report");
   tcase_set_timeout (tc, 60);
