@@ -396,7 +396,10 @@ GST_START_TEST (test_wide_samples)
     for (t = 0; t < G_N_ELEMENTS (heights); t++) {
       GstHarness *h = harness_for (formats[f], 67, heights[t]);
 
-      for (fill = FRAME_RANDOM; fill <= FRAME_WHITE; fill++)
+      /* The tall frames, for the segments, random only: the bright
+       * fills check the same sums' bound on the short ones. */
+      for (fill = FRAME_RANDOM; fill <= (t ? FRAME_RANDOM : FRAME_WHITE);
+          fill++)
         for (m = 0; m < REF_N_BORDERS; m++)
           for (r = 0; r < G_N_ELEMENTS (radii); r++)
             check_filled_frame (h, formats[f], 67, heights[t], 3,
