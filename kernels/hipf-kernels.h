@@ -18,7 +18,7 @@
 #include "boxblur/boxblur.h"
 #include "histogram/histogram.h"
 #include "convert/packed422.h"
-#include "zones.h"
+#include "histogram/zones.h"
 #include "overlay/exposure.h"
 #include "convolve/convolve.h"
 

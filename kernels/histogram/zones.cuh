@@ -5,7 +5,7 @@
  * Zone metering inside the histogram's pass: the kernels that walk the
  * luma plane hand each group's luma bytes to a ZoneMeter, which adds them
  * into the zones' statistics (zones.h's words) as the separate pass
- * (zones.hip) would.
+ * (zones_pass.hip) would.
  *
  * A block keeps every zone's (sum, min, max, low, high) in shared memory.
  * The lanes of a warp hold neighbouring groups, nearly always of one zone
