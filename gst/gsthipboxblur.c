@@ -448,13 +448,6 @@ gst_hip_box_blur_compute (GstHipfFilter * filter, guint index, guint slice,
   return TRUE;
 }
 
-static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_HIPF_CAPS_ALL));
-static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_HIPF_CAPS_ALL));
-
 static void
 gst_hip_box_blur_class_init (GstHipBoxBlurClass * klass)
 {
@@ -510,10 +503,7 @@ gst_hip_box_blur_class_init (GstHipBoxBlurClass * klass)
           "device output frame for slices)", GST_TYPE_STRUCTURE,
           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
-  /* The base class's templates, with the 16-bit formats only the blur
-   * takes. */
-  gst_element_class_add_static_pad_template (element_class, &sink_template);
-  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_hipf_filter_class_take_16_bit (element_class);
   gst_element_class_set_static_metadata (element_class, "HIP box blur",
       "Filter/Effect/Video/Hardware",
       "Exact box blur of every plane on a HIP device",

@@ -333,13 +333,6 @@ gst_hip_exposure_close (GstHipfFilter * filter)
   GST_OBJECT_UNLOCK (self);
 }
 
-static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_HIPF_CAPS_ALL));
-static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_HIPF_CAPS_ALL));
-
 static void
 gst_hip_exposure_class_init (GstHipExposureClass * klass)
 {
@@ -398,10 +391,7 @@ gst_hip_exposure_class_init (GstHipExposureClass * klass)
           "and blue in their colours", GST_TYPE_HIP_EXPOSURE_GRAPH,
           DEFAULT_GRAPH_MODE, live));
 
-  /* The base class's templates, with the 16-bit formats (system and
-   * device memory). */
-  gst_element_class_add_static_pad_template (element_class, &sink_template);
-  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_hipf_filter_class_take_16_bit (element_class);
   gst_element_class_set_static_metadata (element_class, "HIP exposure overlay",
       "Filter/Effect/Video/Hardware",
       "Histogram graph, zebra stripes and false colour drawn on a HIP device",

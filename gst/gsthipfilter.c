@@ -48,6 +48,13 @@ static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_HIPF_CAPS));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_HIPF_CAPS));
+/* The same with the 16-bit formats, for the elements that take them. */
+static GstStaticPadTemplate sink_template_16 =
+GST_STATIC_PAD_TEMPLATE ("sink", GST_PAD_SINK, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_HIPF_CAPS_ALL));
+static GstStaticPadTemplate src_template_16 =
+GST_STATIC_PAD_TEMPLATE ("src", GST_PAD_SRC, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_HIPF_CAPS_ALL));
 
 #define gst_hipf_filter_parent_class parent_class
 G_DEFINE_ABSTRACT_TYPE (GstHipfFilter, gst_hipf_filter, GST_TYPE_VIDEO_FILTER);
@@ -841,4 +848,11 @@ gst_hipf_filter_init (GstHipfFilter * self)
    * before it into system memory. */
   gst_base_transform_set_prefer_passthrough (GST_BASE_TRANSFORM (self), FALSE);
   gst_hip_in_flight_init (&self->in_flight, GST_BASE_TRANSFORM (self), &funcs);
+}
+
+void
+gst_hipf_filter_class_take_16_bit (GstElementClass * element_class)
+{
+  gst_element_class_add_static_pad_template (element_class, &sink_template_16);
+  gst_element_class_add_static_pad_template (element_class, &src_template_16);
 }

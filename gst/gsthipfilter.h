@@ -128,6 +128,9 @@ void gst_hipf_filter_set_passthrough (GstHipfFilter * filter,
     gboolean passthrough);
 /* Frames in flight holding a second output frame for their slices. */
 guint gst_hipf_filter_slice_buffers (GstHipfFilter * filter);
+/* From an element's class_init: its pads take the 16-bit formats too
+ * (GST_HIPF_CAPS_ALL), in place of the base class's 8-bit templates. */
+void gst_hipf_filter_class_take_16_bit (GstElementClass * element_class);
 
 G_END_DECLS
 

@@ -698,13 +698,6 @@ gst_hip_histogram_finish (GstHipfFilter * filter, guint index, GstBuffer * buf)
   }
 }
 
-static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_HIPF_CAPS_ALL));
-static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_HIPF_CAPS_ALL));
-
 static void
 gst_hip_histogram_class_init (GstHipHistogramClass * klass)
 {
@@ -795,9 +788,7 @@ gst_hip_histogram_class_init (GstHipHistogramClass * klass)
       g_param_spec_boolean ("zone-histograms", "Zone histograms",
           "Also report each zone's luma histogram (zone-histograms, in bins "
           "bins)", FALSE, live));
-  /* The base class's templates, with the 16-bit formats. */
-  gst_element_class_add_static_pad_template (element_class, &sink_template);
-  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_hipf_filter_class_take_16_bit (element_class);
   gst_element_class_set_static_metadata (element_class, "HIP histogram",
       "Filter/Analyzer/Video/Hardware",
       "Per-frame histograms and exposure statistics counted on a HIP device",
