@@ -17,15 +17,10 @@
 #define HIPF_BOXBLUR_COMMON_CUH
 
 #include "hipf-device.cuh"
+#include "border.cuh"
 #include "boxblur/tuning.h"
 
 namespace hipf::blur {
-
-__device__ inline int floor_div (int a, int b)
-{
-  int q = a / b;
-  return (a % b != 0 && (a < 0)) ? q - 1 : q;
-}
 
 __device__ inline int clamp_index (int k, int n)
 {
@@ -190,28 +185,6 @@ __device__ inline void add_rows (uint32_t (&v)[Words], const uint8_t * src,
       for (int s = 0; s < Chunks; ++s)
         add_bytes<PixelWords, ChannelsPerWord> (v, q[b][s],
             s * Layout::kWords);
-  }
-}
-
-/* Row seen at index i of the border-extended plane, or -1 for none. */
-__device__ inline int border_row (int i, int n, HipfBorderMode mode)
-{
-  if (i >= 0 && i < n)
-    return i;
-  switch (mode) {
-    case HIPF_BORDER_CLAMP:
-      return i < 0 ? 0 : n - 1;
-    case HIPF_BORDER_WRAP:
-      return i - floor_div (i, n) * n;
-    case HIPF_BORDER_MIRROR:{
-      if (n == 1)
-        return 0;
-      int period = 2 * n - 2;
-      int r = i - floor_div (i, period) * period;
-      return r < n ? r : period - r;
-    }
-    default:
-      return -1;
   }
 }
 

@@ -2,42 +2,18 @@
  * Copyright (C) 2026 gst-hip-filters contributors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Device helpers every convolution kernel shares: where a border-extended
- * index reads, the launch arguments, and the rounded output of a sum.
+ * Device helpers every convolution kernel shares: the launch arguments
+ * and the rounded output of a sum (border.cuh says where a
+ * border-extended index reads).
  */
 #ifndef HIPF_CONVOLVE_COMMON_CUH
 #define HIPF_CONVOLVE_COMMON_CUH
 
 #include "hipf-device.cuh"
+#include "border.cuh"
 #include "convolve/convolve.h"
 
 namespace hipf::conv {
-
-/* Where the border-extended signal at i shows the plane's sample (the
- * reference's rules: tests/reference.c), or -1 (zero border). */
-__device__ inline int border_index (int i, int n, HipfBorderMode mode)
-{
-  if (i >= 0 && i < n)
-    return i;
-  switch (mode) {
-    case HIPF_BORDER_CLAMP:
-      return i < 0 ? 0 : n - 1;
-    case HIPF_BORDER_WRAP:
-      return ((i % n) + n) % n;
-    case HIPF_BORDER_MIRROR:
-      if (n == 1)
-        return 0;
-      while (i < 0 || i >= n) {
-        if (i < 0)
-          i = -i;
-        if (i >= n)
-          i = 2 * (n - 1) - i;
-      }
-      return i;
-    default:
-      return -1;
-  }
-}
 
 struct Args
 {

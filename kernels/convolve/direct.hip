@@ -39,8 +39,8 @@ convolve_2d (const uint8_t * __restrict__ src, size_t src_pitch,
     for (int i = tid; i < tw * th * C; i += threads) {
       const int ty = i / (tw * C), rest = i - ty * tw * C;
       const int tx = rest / C, c = rest - tx * C;
-      const int sy = border_index (y0 + ty - a.mh / 2, a.height, a.border);
-      const int sx = border_index (x0 + tx - a.mw / 2, a.width, a.border);
+      const int sy = border_row (y0 + ty - a.mh / 2, a.height, a.border);
+      const int sx = border_row (x0 + tx - a.mw / 2, a.width, a.border);
       tile[i] = sx < 0 || sy < 0 ? 0 :
           src[(size_t) sy * src_pitch + (size_t) sx * C + c];
     }

@@ -11,22 +11,12 @@
  * kernel.
  */
 #include "convolve/common.cuh"
+#include "convolve/mma.cuh"
 #include "convolve/algorithms.h"
 
 namespace hipf::conv {
 
 namespace {
-
-/* Signed byte digits @w needs. */
-int digits_of (long long w)
-{
-  int n = 1;
-  while (w < -128 || w > 127) {
-    w = (w - (((w + 128) & 255) - 128)) / 256;
-    ++n;
-  }
-  return n;
-}
 
 bool valid (const HipfConvolvePlane * p, const HipfConvolveMask * m)
 {
@@ -55,11 +45,11 @@ int tap_digits (const HipfConvolveMask * m)
   if (m->separable) {
     for (int j = 0; j < m->n_y; ++j)
       for (int i = 0; i < m->n_x; ++i)
-        if ((d = digits_of ((long long) m->taps_x[i] * m->taps_y[j])) > n)
+        if ((d = byte_digits ((long long) m->taps_x[i] * m->taps_y[j])) > n)
           n = d;
   } else {
     for (int i = 0; i < m->width * m->height; ++i)
-      if ((d = digits_of (m->taps[i])) > n)
+      if ((d = byte_digits (m->taps[i])) > n)
         n = d;
   }
   return n;

@@ -23,6 +23,8 @@
  * adds give it exactly.
  */
 #include "convolve/common.cuh"
+#include "convolve/mma.cuh"
+#include "convolve/stage.cuh"
 #include "convolve/tuning.h"
 #include "convolve/algorithms.h"
 
@@ -30,30 +32,6 @@ namespace hipf::conv {
 
 #if defined(HIPF_PLATFORM_NVIDIA)
 namespace {
-
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-#define HIPF_INT8_MMA 1
-#endif
-
-/* c += a b: a 16 x 32 tile of unsigned samples by 32 x 8 signed taps. */
-__device__ inline void mma (int (&c)[4], const uint32_t (&a)[4], uint2 b)
-{
-#ifdef HIPF_INT8_MMA
-  asm ("mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32 "
-      "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
-      : "+r" (c[0]), "+r" (c[1]), "+r" (c[2]), "+r" (c[3])
-      : "r" (a[0]), "r" (a[1]), "r" (a[2]), "r" (a[3]), "r" (b.x),
-      "r" (b.y));
-#endif
-}
-
-/* Signed byte digit @p of @w. */
-__device__ inline int digit (int w, int p)
-{
-  for (int i = 0; i < p; ++i)
-    w = (w - (((w + 128) & 255) - 128)) >> 8;
-  return ((w + 128) & 255) - 128;
-}
 
 struct MmaArgs
 {
@@ -72,52 +50,6 @@ struct MmaArgs
    * words on) whose products they are, or width by height of them. */
   int separable;
 };
-
-/* Samples x to x + 3 of row y, border-extended, each channel's in a
- * word: whole 16-, 8- or 4-byte loads where the row allows. */
-template <int C>
-__device__ inline void load_group (const uint8_t * __restrict__ src,
-    size_t src_pitch, const MmaArgs & args, int y, int x, uint32_t (&w)[C])
-{
-  const Args & a = args.a;
-#pragma unroll
-  for (int c = 0; c < C; ++c)
-    w[c] = 0;
-  const int sy = border_index (y, a.height, a.border);
-  if (sy < 0)
-    return;
-  const uint8_t *row = src + (size_t) sy * src_pitch;
-  if (x >= 0 && x + 3 < a.width && args.src_align >= 4 * C && C != 3) {
-    if (C == 1) {
-      w[0] = *reinterpret_cast<const uint32_t *>(row + x);
-    } else if (C == 2) {
-      const uint2 p = *reinterpret_cast<const uint2 *>(row + 2 * x);
-      w[0] = __byte_perm (p.x, p.y, 0x6420);
-      w[1 % C] = __byte_perm (p.x, p.y, 0x7531);
-    } else {
-      const uint4 p = *reinterpret_cast<const uint4 *>(row + 4 * x);
-      const uint32_t lo01 = __byte_perm (p.x, p.y, 0x5140);
-      const uint32_t hi01 = __byte_perm (p.x, p.y, 0x7362);
-      const uint32_t lo23 = __byte_perm (p.z, p.w, 0x5140);
-      const uint32_t hi23 = __byte_perm (p.z, p.w, 0x7362);
-      w[0] = __byte_perm (lo01, lo23, 0x5410);
-      w[1 % C] = __byte_perm (lo01, lo23, 0x7632);
-      w[2 % C] = __byte_perm (hi01, hi23, 0x5410);
-      w[3 % C] = __byte_perm (hi01, hi23, 0x7632);
-    }
-    return;
-  }
-#pragma unroll
-  for (int k = 0; k < 4; ++k) {
-    const int sx = x + k >= 0 && x + k < a.width ? x + k :
-        border_index (x + k, a.width, a.border);
-    if (sx < 0)
-      continue;
-#pragma unroll
-    for (int c = 0; c < C; ++c)
-      w[c] |= (uint32_t) row[(size_t) sx * C + c] << 8 * k;
-  }
-}
 
 /* KS: products a mask row (32 columns of B each); MP: taps of more than
  * one digit. */
@@ -172,8 +104,8 @@ convolve_mma (const uint8_t * __restrict__ src, size_t src_pitch,
       for (int u = 0; u < kStageBatch; ++u) {
         const int e = e0 + u * threads, ly = e / kGroups;
         if (e < rows * kGroups)
-          load_group<C> (src, src_pitch, args, y0 + ly - a.mh / 2,
-              x0 - args.halo + 4 * (e - ly * kGroups), w[u]);
+          load_group<C> (src, src_pitch, a, args.src_align,
+              y0 + ly - a.mh / 2, x0 - args.halo + 4 * (e - ly * kGroups), w[u]);
       }
 #pragma unroll
       for (int u = 0; u < kStageBatch; ++u) {
@@ -224,7 +156,7 @@ convolve_mma (const uint8_t * __restrict__ src, size_t src_pitch,
 #pragma unroll
             for (int c = 0; c < C; ++c)
               if (a.channel_mask >> c & 1)
-                mma (acc[r][c], af[c][s], b);
+                mma_bytes<false, true> (acc[r][c], af[c][s], b);
           }
         }
       }

@@ -35,7 +35,7 @@ convolve_rows (const uint8_t * __restrict__ src, size_t src_pitch,
     __syncthreads ();
     for (int i = threadIdx.x; i < tw * C; i += kRowThreads) {
       const int tx = i / C, c = i - tx * C;
-      const int sx = border_index (x0 + tx - a.mw / 2, a.width, a.border);
+      const int sx = border_row (x0 + tx - a.mw / 2, a.width, a.border);
       tile[i] = sx < 0 ? 0 : row[(size_t) sx * C + c];
     }
     __syncthreads ();
@@ -86,7 +86,7 @@ convolve_cols (const uint8_t * __restrict__ src, size_t src_pitch,
     __syncthreads ();
     for (int i = tid; i < th * kColX; i += threads) {
       const int ty = i / kColX, tx = i - ty * kColX, si = s0 + tx;
-      const int sy = border_index (y0 + ty - a.mh / 2, a.height, a.border);
+      const int sy = border_row (y0 + ty - a.mh / 2, a.height, a.border);
       tile[i] = sy < 0 || si >= samples ? 0 :
           sums[(size_t) sy * samples + si];
     }
