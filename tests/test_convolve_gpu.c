@@ -528,8 +528,9 @@ path_plane_clear (PathPlane * pp)
 
 /* Runs @mask on @pp through @plane's path, against pp->want. Returns
  * whether the path ran: a path may refuse only a mask it cannot take
- * (the tensor cores: wider than HIPF_CONVOLVE_MAX_SIDE, or no tensor
- * cores). */
+ * (the tensor cores: wider than HIPF_CONVOLVE_MAX_SIDE, or for their
+ * passes a 2D mask or one longer than HIPF_CONVOLVE_TENSOR_TAPS; or no
+ * tensor cores). */
 static gboolean
 check_path (const HipfDeviceLimits * limits, hipStream_t stream,
     const HipfConvolvePlane * plane, const HipfConvolveMask * mask,
@@ -556,6 +557,13 @@ check_path (const HipfDeviceLimits * limits, hipStream_t stream,
       case HIPF_CONVOLVE_DIRECT:
         fail_unless (mask->separable, "%s: the direct kernel refused", what);
         break;
+      case HIPF_CONVOLVE_TENSOR_PASSES:
+        fail_unless (!mask->separable || !tensor_expected ()
+            || mask->n_x > HIPF_CONVOLVE_TENSOR_TAPS
+            || mask->n_y > HIPF_CONVOLVE_TENSOR_TAPS
+            || limits->shared_mem_optin < 128 * 1024,
+            "%s: the tensor cores' passes refused a mask they take", what);
+        break;
       default:
         fail_unless (!mask->separable, "%s: the passes refused", what);
         break;
@@ -577,16 +585,16 @@ check_path (const HipfDeviceLimits * limits, hipStream_t stream,
   return TRUE;
 }
 
-/* Each kernel that takes a mask, called directly: the tensor cores', the
- * direct one (what devices without tensor cores run) and the separable
- * passes, on planes of one to four channels with odd sizes and pitches
+/* Each kernel that takes a mask, called directly: the tensor cores' 2D
+ * kernel and their passes, the direct one (what devices without tensor
+ * cores run) and the separable passes through memory, on planes of one to four channels with odd sizes and pitches
  * on and off the bounds the wide loads need, every border, taps of one
  * to four digits. */
 GST_START_TEST (test_paths)
 {
   static const gint masks[][3] = { {3, 3, 0}, {5, 5, 0}, {7, 1, 0},
   {15, 15, 0}, {25, 9, 0}, {27, 27, 0}, {31, 31, 0}, {1, 31, 0}, {3, 3, 1},
-  {31, 29, 1}, {61, 61, 1}
+  {31, 29, 1}, {61, 61, 1}, {63, 9, 1}, {1, 63, 1}, {127, 3, 1}
   };
   /* channels, width, height, bytes past each row: the last three rows
    * on 16-, 8- and 4-byte bounds, as 4-, 2- and 1-channel loads want. */
@@ -595,14 +603,15 @@ GST_START_TEST (test_paths)
   {4, 200, 45, 0}, {2, 132, 29, 0}, {1, 260, 41, 0}
   };
   static const HipfConvolvePath paths[] = { HIPF_CONVOLVE_TENSOR,
-    HIPF_CONVOLVE_DIRECT, HIPF_CONVOLVE_SEPARABLE
+    HIPF_CONVOLVE_DIRECT, HIPF_CONVOLVE_SEPARABLE,
+    HIPF_CONVOLVE_TENSOR_PASSES
   };
   GRand *rand = hipf_test_rand ();
   HipfDeviceLimits limits;
   HipfConvolveMask *mask;
   hipStream_t stream;
   guint pl, k, b, t;
-  gboolean tensor = FALSE;
+  gboolean tensor = FALSE, tensor_passes = FALSE;
 
   fail_unless (hipf_device_limits_query (0, &limits) == hipSuccess);
   fail_unless (hipStreamCreateWithFlags (&stream, hipStreamNonBlocking) ==
@@ -638,8 +647,11 @@ GST_START_TEST (test_paths)
         ref_convolve_plane (&src, &dst, mask, borders[b], plane.channel_mask);
         for (t = 0; t < G_N_ELEMENTS (paths); t++) {
           plane.path = paths[t];
-          if (check_path (&limits, stream, &plane, mask, scratch, &pp, what))
+          if (check_path (&limits, stream, &plane, mask, scratch, &pp,
+                  what)) {
             tensor |= paths[t] == HIPF_CONVOLVE_TENSOR;
+            tensor_passes |= paths[t] == HIPF_CONVOLVE_TENSOR_PASSES;
+          }
         }
         g_free (what);
       }
@@ -647,7 +659,7 @@ GST_START_TEST (test_paths)
     }
     path_plane_clear (&pp);
   }
-  fail_unless (tensor || !tensor_expected ());
+  fail_unless ((tensor && tensor_passes) || !tensor_expected ());
   fail_unless (hipHostFree (mask) == hipSuccess);
   fail_unless (hipStreamDestroy (stream) == hipSuccess);
 }
@@ -655,12 +667,13 @@ GST_START_TEST (test_paths)
 GST_END_TEST;
 
 /* Planes taller than a grid is high at every kernel's rows a block (the
- * direct kernel's 32, the column pass's 64, the tensor cores' 32): each
- * deals its tiles out to the grid's rows. */
+ * direct kernel's 32, the column pass's 64, the tensor cores' 32 and
+ * their passes' 64): each deals its tiles out to the grid's rows. */
 GST_START_TEST (test_tall_planes)
 {
   static const HipfConvolvePath paths[] = { HIPF_CONVOLVE_TENSOR,
-    HIPF_CONVOLVE_DIRECT, HIPF_CONVOLVE_SEPARABLE
+    HIPF_CONVOLVE_DIRECT, HIPF_CONVOLVE_SEPARABLE,
+    HIPF_CONVOLVE_TENSOR_PASSES
   };
   const gint h = 65535 * 64 + 77;
   GRand *rand = hipf_test_rand ();

@@ -28,7 +28,15 @@ typedef enum {
                                  * to HIPF_CONVOLVE_MAX_SIDE each way */
   HIPF_CONVOLVE_DIRECT,         /* 32-bit multiply-adds: 2D masks */
   HIPF_CONVOLVE_SEPARABLE,      /* row and column passes: separable masks */
+  HIPF_CONVOLVE_TENSOR_PASSES,  /* both passes on the tensor cores, the row
+                                 * sums on chip: separable masks, NVIDIA
+                                 * 8.0 on, up to HIPF_CONVOLVE_TENSOR_TAPS
+                                 * taps each way wherever a block may have
+                                 * 128 KiB of shared memory, longer ones
+                                 * where their tile fits */
 } HipfConvolvePath;
+
+#define HIPF_CONVOLVE_TENSOR_TAPS 63
 
 typedef struct {
   int width, height;            /* pixels */

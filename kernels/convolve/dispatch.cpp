@@ -5,10 +5,10 @@
  * hipconvolve's dispatch: which kernel runs a mask. Masks up to
  * HIPF_CONVOLVE_MAX_SIDE each way run on the tensor cores where the
  * device has them; separable ones too where their outer product's taps
- * are single bytes (a product a row, where two passes move 32-bit row
- * sums through memory; each further digit is another pass of products).
- * Other separable masks take the two passes, the rest the direct
- * kernel.
+ * are single bytes (a product a row; each further digit is another pass
+ * of products). Other separable masks take both passes on the tensor
+ * cores, and where there are none (or their tile outgrows shared memory)
+ * the two passes through memory; the rest the direct kernel.
  */
 #include "convolve/common.cuh"
 #include "convolve/mma.cuh"
@@ -107,6 +107,9 @@ hipf_convolve_run (const HipfDeviceLimits * limits,
     case HIPF_CONVOLVE_DIRECT:
       return m->separable ? hipErrorInvalidValue : run_direct (p, m, src,
           src_pitch, dst, dst_pitch, taps, stream);
+    case HIPF_CONVOLVE_TENSOR_PASSES:
+      return run_passes_mma (limits, p, m, src, src_pitch, dst, dst_pitch,
+          taps, stream);
     case HIPF_CONVOLVE_SEPARABLE:
       break;
     default:
@@ -115,6 +118,10 @@ hipf_convolve_run (const HipfDeviceLimits * limits,
       if (digits && (!m->separable || digits == 1) && mma_available ()
           && run_mma (limits, p, m, digits, src, src_pitch, dst, dst_pitch,
               taps, stream) == hipSuccess)
+        return hipSuccess;
+      (void) hipGetLastError ();
+      if (m->separable && run_passes_mma (limits, p, m, src, src_pitch, dst,
+              dst_pitch, taps, stream) == hipSuccess)
         return hipSuccess;
       (void) hipGetLastError ();
       break;

@@ -50,12 +50,13 @@ __device__ inline void mma_bytes (int (&c)[4], const uint32_t (&a)[4],
 #endif
 }
 
-/* Signed byte digit @p of @w: w = d0 + 256 d1 + ..., each in [-128, 127]. */
-__host__ __device__ inline int digit (int w, int p)
+/* Signed byte digit @p of @w: w = d0 + 256 d1 + ..., each in [-128, 127].
+ * 64-bit, so that no step overflows for any int. */
+__host__ __device__ inline int digit (long long w, int p)
 {
   for (int i = 0; i < p; ++i)
     w = (w - (((w + 128) & 255) - 128)) >> 8;
-  return ((w + 128) & 255) - 128;
+  return (int) (((w + 128) & 255) - 128);
 }
 
 /* Signed byte digits @w needs. */

@@ -32,6 +32,15 @@ constexpr int kStageBatch = 2;
 constexpr int kTileX = 32, kThreadsY = 8, kRowsPerThread = 4;
 constexpr int kTileY = kThreadsY * kRowsPerThread;
 
+/* ---- separable masks on the tensor cores (passes_mma.hip) ---- */
+/* A block's tile: 32 pixels (a pair of 16-output groups of the row
+ * pass) by 64 rows. The row pass sums every staged row, 64 plus the
+ * column's reach, so taller tiles spend less of it on the halo; at 64 a
+ * 61-tap mask's RGBA tile takes 84 KiB, two blocks a multiprocessor. */
+constexpr int kPassTileX = 32, kPassTileY = 64;
+/* Warps of a block: one per group of 8 output rows in the column pass. */
+constexpr int kPassWarps = 8;
+
 /* ---- separable passes (separable.hip) ---- */
 /* The row pass: a block a stretch of kRowThreads pixels of a row. */
 constexpr int kRowThreads = 256;
