@@ -50,6 +50,31 @@ __device__ inline void mma_bytes (int (&c)[4], const uint32_t (&a)[4],
 #endif
 }
 
+/* Four 8 x 16-byte matrices from shared memory (ldmatrix .x4): lane l
+ * gives the address of row l % 8 of matrix l / 8, and gets in r[j] bytes
+ * 4t to 4t + 3 of row g of matrix j, as A's fragment takes them. */
+__device__ inline void load_matrices (uint32_t (&r)[4], const void *row)
+{
+#ifdef HIPF_INT8_MMA
+  asm volatile ("ldmatrix.sync.aligned.m8n8.x4.shared.b16 "
+      "{%0, %1, %2, %3}, [%4];"
+      : "=r" (r[0]), "=r" (r[1]), "=r" (r[2]), "=r" (r[3])
+      : "r" ((uint32_t) __cvta_generic_to_shared (row)));
+#endif
+}
+
+/* Two such matrices (.x2): lanes 0 to 15 give the rows' addresses. */
+__device__ inline uint2 load_matrix_pair (const void *row)
+{
+  uint2 r = make_uint2 (0, 0);
+#ifdef HIPF_INT8_MMA
+  asm volatile ("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];"
+      : "=r" (r.x), "=r" (r.y)
+      : "r" ((uint32_t) __cvta_generic_to_shared (row)));
+#endif
+  return r;
+}
+
 /* Signed byte digit @p of @w: w = d0 + 256 d1 + ..., each in [-128, 127].
  * 64-bit, so that no step overflows for any int. */
 __host__ __device__ inline int digit (long long w, int p)

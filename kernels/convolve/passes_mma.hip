@@ -44,7 +44,7 @@ struct PassArgs
   Args a;                       /* mw, mh: the row's and the column's taps */
   int src_align;                /* 16, 8, 4 or 1: what rows start on */
   int dst_vec;                  /* rows start on 16-byte bounds */
-  int tiles_y;
+  int tiles_x, tiles_y;
   /* Staged columns left of the tile: the row's half width rounded up to
    * 4, so that a group of 4 samples is one load. */
   int pad_x;
@@ -93,7 +93,6 @@ convolve_passes_mma (const uint8_t * __restrict__ src, size_t src_pitch,
   const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
   const int g = lane >> 2, t = lane & 3;
   const int hx = a.mw / 2, hy = a.mh / 2;
-  const int x0 = blockIdx.x * kTX;
 
   /* A of the row pass, digit e, output group of parity q (16 q outputs
    * into a pair's chunks), chunk s: entry (m, k) weighs sample k of the
@@ -128,8 +127,12 @@ convolve_passes_mma (const uint8_t * __restrict__ src, size_t src_pitch,
   }
 
   const int sw = kTX - 32 + 32 * p.ksh, groups = sw / 4;
-  for (int ty = blockIdx.y; ty < p.tiles_y; ty += gridDim.y) {
-    const int y0 = ty * kTY;
+  /* Blocks stay resident and take tiles in turn, along rows of tiles,
+   * so that their tables are built once. */
+  for (long long tile = blockIdx.x; tile < (long long) p.tiles_x * p.tiles_y;
+      tile += gridDim.x) {
+    const int x0 = (int) (tile % p.tiles_x) * kTX;
+    const int y0 = (int) (tile / p.tiles_x) * kTY;
     __syncthreads ();
     /* Staged row r is row y0 - hy + r, column i is x0 - pad_x + i. */
     for (int e0 = tid; e0 < p.rows * groups; e0 += kStageBatch * kThreads) {
@@ -171,12 +174,11 @@ convolve_passes_mma (const uint8_t * __restrict__ src, size_t src_pitch,
         int rs[2][4] = { {0, 0, 0, 0}, {0, 0, 0, 0} };
         for (int dg = 0; dg < p.dx; ++dg) {
           int acc[2][4] = { {0, 0, 0, 0}, {0, 0, 0, 0} };
-          const uint8_t *rp = smp + (c * p.rows + 8 * rg + g) * p.row_pitch +
-              32 * pair + 4 * t;
+          /* B: rows 8 rg on, 16 bytes at 32 s and 16 more. */
+          const uint8_t *rp = smp + (c * p.rows + 8 * rg + (lane & 7)) *
+              p.row_pitch + 32 * pair + 16 * (lane >> 3 & 1);
           for (int s = 0; s < p.ksh; ++s) {
-            const uint2 b = make_uint2 (*reinterpret_cast<const uint32_t *>
-                (rp + 32 * s), *reinterpret_cast<const uint32_t *>(rp +
-                    32 * s + 16));
+            const uint2 b = load_matrix_pair (rp + 32 * s);
 #pragma unroll
             for (int q = 0; q < 2; ++q) {
               const uint4 af = atab[((dg * 2 + q) * p.ksh + s) * 32 + lane];
@@ -204,7 +206,7 @@ convolve_passes_mma (const uint8_t * __restrict__ src, size_t src_pitch,
             for (int d = 0; d < p.nd; ++d)
               *reinterpret_cast<uint16_t *>(rsd + (d * kTX + xl) *
                   p.sum_pitch + 8 * rg + 2 * t) =
-                  (uint16_t) ((v0 >> 8 * d & 255) | (v1 >> 8 * d & 255) << 8);
+                  (uint16_t) __byte_perm (v0, v1, d | (4 + d) << 4);
           }
       }
       __syncthreads ();
@@ -222,15 +224,12 @@ convolve_passes_mma (const uint8_t * __restrict__ src, size_t src_pitch,
               const uint2 b = btab[((dg * 4 + v) * p.ksv + s) * 32 + lane];
 #pragma unroll
               for (int q = 0; q < 2; ++q) {
-                const uint8_t *ap = rsd + (d * kTX + 32 * pair + 16 * q + g) *
-                    p.sum_pitch + cs + 32 * s + 4 * t;
-                const uint32_t fa[4] = {
-                  *reinterpret_cast<const uint32_t *>(ap),
-                  *reinterpret_cast<const uint32_t *>(ap + 8 * p.sum_pitch),
-                  *reinterpret_cast<const uint32_t *>(ap + 16),
-                  *reinterpret_cast<const uint32_t *>(ap + 8 * p.sum_pitch +
-                      16)
-                };
+                /* A: columns 16 q on, by rows, 16 bytes at 32 s and 16
+                 * more. */
+                uint32_t fa[4];
+                load_matrices (fa, rsd + (d * kTX + 32 * pair + 16 * q +
+                        (lane & 15)) * p.sum_pitch + cs + 32 * s +
+                    16 * (lane >> 4));
                 if (d == p.nd - 1)
                   mma_bytes<true, true> (acc[q], fa, b);
                 else
@@ -289,12 +288,11 @@ hipError_t launch (const HipfDeviceLimits * limits, const PassArgs & p,
   const size_t shared = layout<C> (p).total;
   if (shared > limits->shared_mem_optin)
     return hipErrorInvalidValue;
-  /* Lets the kernel ask for more than the default 48 KiB. */
-  (void) resident_blocks ((const void *) kernel, kThreads, shared,
-      limits->shared_mem_optin);
-  const int grid_y = p.tiles_y < 65535 ? p.tiles_y : 65535;
-  kernel <<<dim3 (ceil_div (p.a.width, kTX), grid_y), kThreads, shared,
-      stream>>> (src, src_pitch, dst, dst_pitch, p, taps);
+  const long long tiles = (long long) p.tiles_x * p.tiles_y;
+  const int grid = persistent_grid (limits, kernel, kThreads, shared,
+      tiles < (1 << 30) ? (int) tiles : 1 << 30);
+  kernel <<<grid, kThreads, shared, stream>>> (src, src_pitch, dst,
+      dst_pitch, p, taps);
   return hipGetLastError ();
 }
 
@@ -313,6 +311,7 @@ hipError_t run_passes_mma (const HipfDeviceLimits * limits,
   p.src_align = src_bits % 16 == 0 ? 16 : src_bits % 8 == 0 ? 8 :
       src_bits % 4 == 0 ? 4 : 1;
   p.dst_vec = (((uintptr_t) dst | dst_pitch) & 15) == 0;
+  p.tiles_x = ceil_div (pl->width, kTX);
   p.tiles_y = ceil_div (pl->height, kTY);
   const int hx = m->n_x / 2, hy = m->n_y / 2;
   p.pad_x = (hx + 3) / 4 * 4;
