@@ -481,7 +481,10 @@ bench_convolve (GstVideoFormat format, gint w, gint h,
   a.conv = m;
   m->separable = TRUE;
   m->n_x = m->n_y = HIPF_CONVOLVE_MAX_TAPS;
-  CHECK (hipMalloc (&a.conv_scratch, hipf_convolve_scratch_size (&plane, m)));
+  /* Room for the passes through memory, the path that needs most. */
+  plane.path = HIPF_CONVOLVE_SEPARABLE;
+  CHECK (hipMalloc (&a.conv_scratch, hipf_convolve_scratch_size (limits,
+              &plane, m)));
   for (direct = 0; direct < 2; direct++)
     for (s = 0; s < G_N_ELEMENTS (sides); s++) {
       gchar *params = g_strdup_printf ("%dx%d mask, clamp%s", sides[s],

@@ -378,7 +378,8 @@ gst_hip_convolve_compute (GstHipfFilter * filter, guint index, guint slice,
     if (luma_only)
       plane.channel_mask = 1u << self->luma_channel;
     if (!gst_hip_device_alloc (dev, &slot->scratch[p],
-            hipf_convolve_scratch_size (&plane, slot->mask), "convolution")
+            hipf_convolve_scratch_size (&dev->limits, &plane, slot->mask),
+            "convolution")
         || !gst_hip_device_launched (dev, hipf_convolve_run (&dev->limits,
                 &plane, slot->mask, fr->src + pl->offset, pl->pitch,
                 dst + pl->offset, pl->pitch, slot->scratch[p].ptr, stream),

@@ -557,6 +557,9 @@ check_path (const HipfDeviceLimits * limits, hipStream_t stream,
       case HIPF_CONVOLVE_DIRECT:
         fail_unless (mask->separable, "%s: the direct kernel refused", what);
         break;
+      case HIPF_CONVOLVE_AUTO:
+        fail ("%s: no kernel took the mask", what);
+        break;
       case HIPF_CONVOLVE_TENSOR_PASSES:
         fail_unless (!mask->separable || !tensor_expected ()
             || mask->n_x > HIPF_CONVOLVE_TENSOR_TAPS
@@ -587,9 +590,10 @@ check_path (const HipfDeviceLimits * limits, hipStream_t stream,
 
 /* Each kernel that takes a mask, called directly: the tensor cores' 2D
  * kernel and their passes, the direct one (what devices without tensor
- * cores run) and the separable passes through memory, on planes of one to four channels with odd sizes and pitches
- * on and off the bounds the wide loads need, every border, taps of one
- * to four digits. */
+ * cores run), the separable passes through memory, and the dispatch's
+ * choice with the scratch it asks for; on planes of one to four channels
+ * with odd sizes and pitches on and off the bounds the wide loads need,
+ * every border, taps of one to four digits. */
 GST_START_TEST (test_paths)
 {
   static const gint masks[][3] = { {3, 3, 0}, {5, 5, 0}, {7, 1, 0},
@@ -602,8 +606,8 @@ GST_START_TEST (test_paths)
   {1, 130, 37, 0}, {3, 129, 33, 5}, {2, 257, 35, 1}, {4, 2, 40, 0},
   {4, 200, 45, 0}, {2, 132, 29, 0}, {1, 260, 41, 0}
   };
-  static const HipfConvolvePath paths[] = { HIPF_CONVOLVE_TENSOR,
-    HIPF_CONVOLVE_DIRECT, HIPF_CONVOLVE_SEPARABLE,
+  static const HipfConvolvePath paths[] = { HIPF_CONVOLVE_AUTO,
+    HIPF_CONVOLVE_TENSOR, HIPF_CONVOLVE_DIRECT, HIPF_CONVOLVE_SEPARABLE,
     HIPF_CONVOLVE_TENSOR_PASSES
   };
   GRand *rand = hipf_test_rand ();
@@ -628,15 +632,32 @@ GST_START_TEST (test_paths)
       HipfConvolvePlane plane = { w, h, ch, (1u << ch) - 1 };
       RefPlane src = { pp.in, (gint) pp.pitch, w, h, ch };
       RefPlane dst = { pp.want, (gint) pp.pitch, w, h, ch };
-      void *scratch;
+      void *scratch[G_N_ELEMENTS (paths)];
+      gsize sums;
 
       /* Channel 0 copied on some planes, as luma-only leaves chroma. */
       if (ch > 1 && k % 3 == 1)
         plane.channel_mask &= ~1u;
       random_wide_mask (rand, mask, masks[k][0], masks[k][1], masks[k][2],
           masks[k][2] && digits == 4 ? 3 : digits);
-      fail_unless (hipMalloc (&scratch, hipf_convolve_scratch_size (&plane,
-                  mask)) == hipSuccess);
+      /* Each path with the scratch it asks for, no more: where the tensor
+       * cores' passes take a separable mask, no room for row sums. */
+      plane.path = HIPF_CONVOLVE_SEPARABLE;
+      sums = hipf_convolve_scratch_size (&limits, &plane, mask);
+      for (t = 0; t < G_N_ELEMENTS (paths); t++) {
+        gsize size;
+
+        plane.path = paths[t];
+        size = hipf_convolve_scratch_size (&limits, &plane, mask);
+        if (paths[t] == HIPF_CONVOLVE_AUTO && mask->separable
+            && tensor_expected () && limits.shared_mem_optin >= 128 * 1024
+            && mask->n_x <= HIPF_CONVOLVE_TENSOR_TAPS
+            && mask->n_y <= HIPF_CONVOLVE_TENSOR_TAPS)
+          fail_unless (size + (gsize) w * h * ch * sizeof (gint32) == sums,
+              "room for row sums no kernel writes: %" G_GSIZE_FORMAT
+              " bytes of %" G_GSIZE_FORMAT, size, sums);
+        fail_unless (hipMalloc (&scratch[t], size) == hipSuccess);
+      }
       for (b = 0; b < G_N_ELEMENTS (borders); b++) {
         gchar *what = g_strdup_printf ("%d channels %dx%d pitch %"
             G_GSIZE_FORMAT ", %s%dx%d mask of %d digits, %s border", ch, w, h,
@@ -647,7 +668,7 @@ GST_START_TEST (test_paths)
         ref_convolve_plane (&src, &dst, mask, borders[b], plane.channel_mask);
         for (t = 0; t < G_N_ELEMENTS (paths); t++) {
           plane.path = paths[t];
-          if (check_path (&limits, stream, &plane, mask, scratch, &pp,
+          if (check_path (&limits, stream, &plane, mask, scratch[t], &pp,
                   what)) {
             tensor |= paths[t] == HIPF_CONVOLVE_TENSOR;
             tensor_passes |= paths[t] == HIPF_CONVOLVE_TENSOR_PASSES;
@@ -655,7 +676,8 @@ GST_START_TEST (test_paths)
         }
         g_free (what);
       }
-      fail_unless (hipFree (scratch) == hipSuccess);
+      for (t = 0; t < G_N_ELEMENTS (paths); t++)
+        fail_unless (hipFree (scratch[t]) == hipSuccess);
     }
     path_plane_clear (&pp);
   }
@@ -696,8 +718,10 @@ GST_START_TEST (test_tall_planes)
     void *scratch;
 
     random_wide_mask (rand, mask, 3, 5, s, 2);
-    fail_unless (hipMalloc (&scratch, hipf_convolve_scratch_size (&plane,
-                mask)) == hipSuccess);
+    /* Room for the passes through memory, the path that needs most. */
+    plane.path = HIPF_CONVOLVE_SEPARABLE;
+    fail_unless (hipMalloc (&scratch, hipf_convolve_scratch_size (&limits,
+                &plane, mask)) == hipSuccess);
     ref_convolve_plane (&src, &dst, mask, REF_BORDER_MIRROR, 1);
     for (t = 0; t < G_N_ELEMENTS (paths); t++) {
       plane.path = paths[t];

@@ -29,8 +29,11 @@ hipError_t run_mma (const HipfDeviceLimits * limits,
     size_t dst_pitch, const int *taps, hipStream_t stream);
 
 /* ---- separable masks on the tensor cores, both passes in one kernel
- * (passes_mma.hip): hipErrorInvalidValue for a 2D mask, where there are
- * no tensor cores, or where the mask's tile outgrows shared memory ---- */
+ * (passes_mma.hip): whether they take the mask on the current device,
+ * and the launch; hipErrorInvalidValue for a 2D mask, where there are no
+ * tensor cores, or where the mask's tile outgrows shared memory ---- */
+bool passes_mma_fit (const HipfDeviceLimits * limits,
+    const HipfConvolvePlane * plane, const HipfConvolveMask * mask);
 hipError_t run_passes_mma (const HipfDeviceLimits * limits,
     const HipfConvolvePlane * plane, const HipfConvolveMask * mask,
     const uint8_t * src, size_t src_pitch, uint8_t * dst, size_t dst_pitch,

@@ -49,10 +49,12 @@ typedef struct {
   HipfConvolvePath path;
 } HipfConvolvePlane;
 
-/* Device bytes the run of @mask on @plane needs: the mask's taps, and for
- * separable masks the 32-bit row sums between the passes. */
-size_t hipf_convolve_scratch_size (const HipfConvolvePlane * plane,
-    const HipfConvolveMask * mask);
+/* Device bytes the run of @mask on @plane needs on the current device:
+ * the mask's taps, and for separable masks that may take the passes
+ * through memory (the plane's path asks for them, or the tensor cores'
+ * passes do not take the mask here) the 32-bit row sums between them. */
+size_t hipf_convolve_scratch_size (const HipfDeviceLimits * limits,
+    const HipfConvolvePlane * plane, const HipfConvolveMask * mask);
 
 /* Enqueues @mask on @plane from @src to @dst (device memory, not
  * overlapping, rows @src_pitch and @dst_pitch bytes apart) on @stream.

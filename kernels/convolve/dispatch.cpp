@@ -60,15 +60,17 @@ int tap_digits (const HipfConvolveMask * m)
 using namespace hipf::conv;
 
 extern "C" size_t
-hipf_convolve_scratch_size (const HipfConvolvePlane * plane,
-    const HipfConvolveMask * mask)
+hipf_convolve_scratch_size (const HipfDeviceLimits * limits,
+    const HipfConvolvePlane * plane, const HipfConvolveMask * mask)
 {
-  /* Room for either kind of mask's taps, then the row sums. */
+  /* Room for either kind of mask's taps, then the row sums where the
+   * passes through memory may run. */
   size_t taps = sizeof (int) * (HIPF_CONVOLVE_MAX_SIDE *
       HIPF_CONVOLVE_MAX_SIDE > 2 * HIPF_CONVOLVE_MAX_TAPS ?
       HIPF_CONVOLVE_MAX_SIDE * HIPF_CONVOLVE_MAX_SIDE :
       2 * HIPF_CONVOLVE_MAX_TAPS);
-  if (!mask->separable)
+  if (!mask->separable || (plane->path != HIPF_CONVOLVE_SEPARABLE
+          && passes_mma_fit (limits, plane, mask)))
     return taps;
   return taps + (size_t) plane->width * plane->height * plane->channels *
       sizeof (int32_t);
@@ -120,10 +122,11 @@ hipf_convolve_run (const HipfDeviceLimits * limits,
               taps, stream) == hipSuccess)
         return hipSuccess;
       (void) hipGetLastError ();
-      if (m->separable && run_passes_mma (limits, p, m, src, src_pitch, dst,
-              dst_pitch, taps, stream) == hipSuccess)
-        return hipSuccess;
-      (void) hipGetLastError ();
+      /* Where they take the mask, the tensor cores' passes are the only
+       * way on: the scratch has no room for row sums. */
+      if (m->separable && passes_mma_fit (limits, p, m))
+        return run_passes_mma (limits, p, m, src, src_pitch, dst, dst_pitch,
+            taps, stream);
       break;
   }
   if (m->separable)

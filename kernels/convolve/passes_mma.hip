@@ -65,8 +65,7 @@ struct Layout
   size_t btab, smp, rsd, out, total;
 };
 
-template <int C>
-__host__ __device__ inline Layout layout (const PassArgs & p)
+__host__ __device__ inline Layout layout (const PassArgs & p, int C)
 {
   Layout l;
   l.btab = (size_t) p.dx * 2 * p.ksh * 32 * sizeof (uint4);
@@ -84,7 +83,7 @@ convolve_passes_mma (const uint8_t * __restrict__ src, size_t src_pitch,
     const int * __restrict__ taps)
 {
   const Args & a = p.a;
-  const Layout l = layout<C> (p);
+  const Layout l = layout (p, C);
   extern __shared__ uint4 shared_words[];
   uint8_t *base = reinterpret_cast<uint8_t *>(shared_words);
   const uint4 *atab = shared_words;
@@ -285,7 +284,7 @@ hipError_t launch (const HipfDeviceLimits * limits, const PassArgs & p,
     const int *taps, hipStream_t stream)
 {
   const auto kernel = convolve_passes_mma<C>;
-  const size_t shared = layout<C> (p).total;
+  const size_t shared = layout (p, C).total;
   if (shared > limits->shared_mem_optin)
     return hipErrorInvalidValue;
   const long long tiles = (long long) p.tiles_x * p.tiles_y;
@@ -296,21 +295,11 @@ hipError_t launch (const HipfDeviceLimits * limits, const PassArgs & p,
   return hipGetLastError ();
 }
 
-}                               // namespace
-
-hipError_t run_passes_mma (const HipfDeviceLimits * limits,
-    const HipfConvolvePlane * pl, const HipfConvolveMask * m,
-    const uint8_t * src, size_t src_pitch, uint8_t * dst, size_t dst_pitch,
-    const int *taps, hipStream_t stream)
+/* The launch's arguments but for the pointers' alignment. */
+PassArgs pass_args (const HipfConvolvePlane * pl, const HipfConvolveMask * m)
 {
-  if (!m->separable || !mma_available ())
-    return hipErrorInvalidValue;
   PassArgs p;
   p.a = make_args (pl, m, m->n_x, m->n_y);
-  const uintptr_t src_bits = (uintptr_t) src | src_pitch;
-  p.src_align = src_bits % 16 == 0 ? 16 : src_bits % 8 == 0 ? 8 :
-      src_bits % 4 == 0 ? 4 : 1;
-  p.dst_vec = (((uintptr_t) dst | dst_pitch) & 15) == 0;
   p.tiles_x = ceil_div (pl->width, kTX);
   p.tiles_y = ceil_div (pl->height, kTY);
   const int hx = m->n_x / 2, hy = m->n_y / 2;
@@ -340,6 +329,31 @@ hipError_t run_passes_mma (const HipfDeviceLimits * limits,
   p.nd = p.nd < 4 ? p.nd : 4;
   p.dx = p.dx < 4 ? p.dx : 4;
   p.dy = p.dy < 4 ? p.dy : 4;
+  return p;
+}
+
+}                               // namespace
+
+bool passes_mma_fit (const HipfDeviceLimits * limits,
+    const HipfConvolvePlane * pl, const HipfConvolveMask * m)
+{
+  return m->separable && mma_available ()
+      && layout (pass_args (pl, m), pl->channels).total <=
+      limits->shared_mem_optin;
+}
+
+hipError_t run_passes_mma (const HipfDeviceLimits * limits,
+    const HipfConvolvePlane * pl, const HipfConvolveMask * m,
+    const uint8_t * src, size_t src_pitch, uint8_t * dst, size_t dst_pitch,
+    const int *taps, hipStream_t stream)
+{
+  if (!m->separable || !mma_available ())
+    return hipErrorInvalidValue;
+  PassArgs p = pass_args (pl, m);
+  const uintptr_t src_bits = (uintptr_t) src | src_pitch;
+  p.src_align = src_bits % 16 == 0 ? 16 : src_bits % 8 == 0 ? 8 :
+      src_bits % 4 == 0 ? 4 : 1;
+  p.dst_vec = (((uintptr_t) dst | dst_pitch) & 15) == 0;
   switch (pl->channels) {
     case 1: return launch<1> (limits, p, src, src_pitch, dst, dst_pitch, taps, stream);
     case 2: return launch<2> (limits, p, src, src_pitch, dst, dst_pitch, taps, stream);
@@ -349,6 +363,12 @@ hipError_t run_passes_mma (const HipfDeviceLimits * limits,
 }
 
 #else /* AMD: no such products; the separable passes run instead. */
+
+bool passes_mma_fit (const HipfDeviceLimits *, const HipfConvolvePlane *,
+    const HipfConvolveMask *)
+{
+  return false;
+}
 
 hipError_t run_passes_mma (const HipfDeviceLimits *,
     const HipfConvolvePlane *, const HipfConvolveMask *, const uint8_t *,
